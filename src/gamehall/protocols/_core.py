@@ -1,0 +1,298 @@
+"""The contracts every protocol package follows.
+
+A protocol is two sans-I/O parts (the h11 pattern):
+
+- a **codec** turns bytes into messages and messages into bytes. It buffers partial input,
+  enforces a frame/line cap and raises only :class:`ProtocolError` on bad input;
+- a **dialogue** is one connection's state machine. It reads decoded messages, calls the hall
+  through the :class:`HallPort` it was given, and turns table events into the messages this
+  connection must receive, in the protocol's exact order and wording.
+
+Neither part touches a socket or the event loop; the server owns those. The hall implements
+:class:`HallPort` and :class:`RoomPort`; protocols only see these interfaces, which keeps the
+import direction ``rules <- protocols <- hall <- server``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from gamehall.rules._core import JSON, Action, Event, Seat
+
+# --------------------------------------------------------------------------------------------
+# Codecs
+# --------------------------------------------------------------------------------------------
+
+
+class ProtocolError(Exception):
+    """Bad bytes on the wire. ``recoverable`` says whether the codec resynchronised and the
+    connection may go on (an oversize line skipped), or the stream is lost (a broken length
+    prefix) and the connection must be closed.
+    """
+
+    def __init__(self, reason: str, *, recoverable: bool = True, code: str = "protocol_error") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.recoverable = recoverable
+        self.code = code
+
+
+class _NeedData(enum.Enum):
+    NEED_DATA = "NEED_DATA"
+
+
+NEED_DATA = _NeedData.NEED_DATA
+"""Returned by ``next_message()`` when the buffered bytes hold no complete message yet."""
+
+
+class Codec(Protocol):
+    """Bytes in, messages out; messages in, bytes out."""
+
+    def receive_data(self, data: bytes) -> None:
+        """Append bytes read from the peer."""
+        ...
+
+    def next_message(self) -> Any:
+        """The next complete message, or :data:`NEED_DATA`. Raises :class:`ProtocolError`."""
+        ...
+
+    def encode(self, message: Any) -> bytes:
+        """The bytes of one message, ready for a single write."""
+        ...
+
+
+# --------------------------------------------------------------------------------------------
+# What the hall tells a connection
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatSaid(Event):
+    """A chat line. ``scope`` is "room" (the room's seats and spectators), "private" (the
+    sender and ``to``) or "broadcast" (every user of the hall)."""
+
+    sender: str
+    text: str
+    scope: str = "room"
+    to: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Notice(Event):
+    """A line from the server itself (operator broadcast, shutdown warning)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoomClosed(Event):
+    """The room is over and about to disappear. ``reason``: "finished", "aborted",
+    "stopped" (operator) or "shutdown"."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpectatorsChanged(Event):
+    """Someone started or stopped watching the room."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """One numbered room event on its way to a connection."""
+
+    seq: int
+    event: Event
+
+
+class CloseReason(enum.Enum):
+    """Why the hall ends a connection's place in a room or in the hall."""
+
+    REQUESTED = "requested"  # the user asked to leave / disconnect
+    KICKED = "kicked"  # an operator kicked the seat
+    GAME_OVER = "game_over"  # the room finished normally
+    ABORTED = "aborted"  # the room ended early (too few players, operator stop)
+    SHUTDOWN = "shutdown"  # the server is stopping
+    REPLACED = "replaced"  # the same user logged in again elsewhere
+    INACTIVE = "inactive"  # idle timeout or too many skipped turns
+    PROTOCOL = "protocol"  # too many protocol errors
+
+
+# --------------------------------------------------------------------------------------------
+# What a connection asks of the hall
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoomInfo:
+    """A room as the lobby shows it."""
+
+    room_id: str
+    game: str
+    title: str
+    config: Mapping[str, JSON]
+    seats: Mapping[Seat, str]
+    away: frozenset[Seat]
+    spectators: tuple[str, ...]
+    has_password: bool
+    operator: str | None
+    started: bool
+    finished: bool
+    max_seats: int
+    created_seq: int
+    extra: Mapping[str, JSON] = field(default_factory=dict)
+
+
+class HallError(Exception):
+    """A lobby request the hall refuses. ``code`` is stable; protocols pick their wording.
+
+    Codes: ``name_invalid``, ``name_in_use``, ``no_such_room``, ``no_such_user``,
+    ``wrong_password``, ``room_full``, ``game_in_progress``, ``not_in_room``,
+    ``already_in_room``, ``not_operator``, ``no_open_room``, ``config`` (bad settings),
+    ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``.
+    """
+
+    def __init__(self, code: str, reason: str, **detail: Any) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.detail = detail
+
+
+class Listener(Protocol):
+    """A connection as the hall sees it: the dialogue implements this."""
+
+    def deliver(self, room_id: str, delivery: Delivery) -> None:
+        """A room event this connection may see (its seat's audience already checked)."""
+        ...
+
+    def hall_event(self, event: Event) -> None:
+        """A hall-wide event: broadcast chat, private chat, server notice."""
+        ...
+
+    def ended(self, room_id: str, reason: CloseReason, text: str) -> None:
+        """This connection's seat or spectator place in ``room_id`` is gone (kick, game over,
+        abort, shutdown). The dialogue decides whether the wire connection closes."""
+        ...
+
+    def disconnect(self, reason: CloseReason, text: str) -> None:
+        """The hall wants the whole connection closed (replaced by a new login, shutdown)."""
+        ...
+
+
+class RoomPort(Protocol):
+    """One room, as a connection seated in it (or watching it) sees it."""
+
+    @property
+    def room_id(self) -> str: ...
+
+    @property
+    def game(self) -> Any:
+        """The engine state (read only for the dialogue: use ``view`` for anything shown)."""
+        ...
+
+    @property
+    def config(self) -> Mapping[str, JSON]: ...
+
+    @property
+    def last_seq(self) -> int: ...
+
+    def info(self) -> RoomInfo: ...
+
+    def deliveries_since(self, seq: int, seat: Seat | None) -> Sequence[Delivery]:
+        """Room events after ``seq`` that ``seat`` may see (for resume)."""
+        ...
+
+
+class Session(Protocol):
+    """One logged-in user's handle on the hall. Every method may raise :class:`HallError`;
+    ``act`` also raises the game's :class:`~gamehall.rules._core.RuleError`."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def token(self) -> str:
+        """A secret that lets the same user resume after a reload or a dropped connection."""
+        ...
+
+    def rooms(self, game: str | None = None) -> list[RoomInfo]: ...
+
+    def create_room(
+        self,
+        game: str,
+        settings: Mapping[str, JSON] | None = None,
+        *,
+        password: str | None = None,
+        title: str | None = None,
+        extra: Mapping[str, JSON] | None = None,
+    ) -> RoomInfo: ...
+
+    def join(self, room_id: str, password: str | None = None) -> Seat:
+        """Take a seat in ``room_id`` (or get the held seat back). Returns the seat number."""
+        ...
+
+    def spectate(self, room_id: str, password: str | None = None) -> None: ...
+
+    def leave(self, room_id: str) -> None:
+        """Give the seat up (or stop watching) now, without a grace."""
+        ...
+
+    def start(self, room_id: str) -> None: ...
+
+    def act(self, room_id: str, action: Action) -> None: ...
+
+    def rename(self, room_id: str, new_name: str) -> None: ...
+
+    def kick(self, room_id: str, seat: Seat) -> None: ...
+
+    def chat(self, room_id: str, text: str) -> None: ...
+
+    def whisper(self, to: str, text: str) -> None: ...
+
+    def shout(self, text: str) -> None:
+        """Chat to every user of the hall."""
+        ...
+
+    def room(self, room_id: str) -> RoomPort: ...
+
+    def seat_in(self, room_id: str) -> Seat | None:
+        """This user's seat in the room, or ``None`` (spectating or not there)."""
+        ...
+
+    def my_rooms(self) -> list[str]: ...
+
+    def logout(self, *, dropped: bool) -> None:
+        """End the session. ``dropped=True`` (connection lost) holds seats of started games for
+        the room's grace; ``False`` (the user asked) releases them at once."""
+        ...
+
+
+class HallPort(Protocol):
+    """The hall as a new connection sees it before login."""
+
+    def login(
+        self,
+        name: str,
+        listener: Listener,
+        *,
+        protocol: str,
+        token: str | None = None,
+        resume_without_token: bool = False,
+    ) -> Session:
+        """Log ``name`` in. A user whose connection was lost may be resumed with their token
+        (or, for protocols without authentication, with ``resume_without_token``).
+
+        Raises:
+            HallError: ``name_invalid`` or ``name_in_use``.
+        """
+        ...
+
+    def rooms(self, game: str | None = None) -> list[RoomInfo]: ...
+
+    def game_defaults(self, game: str) -> Mapping[str, JSON]: ...

@@ -1,0 +1,139 @@
+"""Room settings as data: each game declares its settings once, with defaults and ranges.
+
+The same schema validates a room created from the browser, the ``--set GAME.KEY=VALUE`` flags,
+the TOML config file and ``GAMEHALL_*`` environment variables, so a setting is checked in one
+place whatever its source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gamehall.rules._core import JSON, ConfigError
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One room setting.
+
+    ``kind`` is one of ``"int"``, ``"float"``, ``"bool"``, ``"str"``, ``"choice"`` or
+    ``"list"`` (a list of strings). ``low``/``high`` bound numbers (inclusive); ``choices``
+    bounds ``"choice"`` settings.
+    """
+
+    name: str
+    default: JSON
+    kind: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+    def parse_text(self, text: str) -> JSON:
+        """Read a value given as text (command line, environment)."""
+        try:
+            if self.kind == "int":
+                return int(text)
+            if self.kind == "float":
+                return float(text)
+            if self.kind == "bool":
+                lowered = text.strip().lower()
+                if lowered in ("1", "true", "yes", "on"):
+                    return True
+                if lowered in ("0", "false", "no", "off"):
+                    return False
+                raise ValueError(text)
+            if self.kind == "list":
+                return [part.strip() for part in text.split(",") if part.strip()]
+        except ValueError:
+            raise ConfigError(f"{self.name}: {text!r} is not a valid {self.kind}") from None
+        return text
+
+    def check(self, value: JSON) -> JSON:
+        """Return ``value`` if valid for this setting (ints are accepted for floats).
+
+        Raises:
+            ConfigError: wrong type or out of range.
+        """
+        kind = self.kind
+        if kind == "bool":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{self.name} must be true or false")
+            return value
+        if kind in ("int", "float"):
+            ok_types: tuple[type, ...] = (int,) if kind == "int" else (int, float)
+            if isinstance(value, bool) or not isinstance(value, ok_types):
+                raise ConfigError(f"{self.name} must be a{'n integer' if kind == 'int' else ' number'}")
+            assert isinstance(value, (int, float))
+            if self.low is not None and value < self.low:
+                raise ConfigError(f"{self.name} must be at least {_num(self.low)} (got {value})")
+            if self.high is not None and value > self.high:
+                raise ConfigError(f"{self.name} must be at most {_num(self.high)} (got {value})")
+            return float(value) if kind == "float" else value
+        if kind == "choice":
+            if value not in self.choices:
+                raise ConfigError(f"{self.name} must be one of {', '.join(self.choices)} (got {value!r})")
+            return value
+        if kind == "list":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{self.name} must be a list of strings")
+            return list(value)
+        if not isinstance(value, str):
+            raise ConfigError(f"{self.name} must be a string")
+        return value
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+class ConfigSchema:
+    """A game's settings. ``validate`` fills defaults and refuses unknown keys."""
+
+    def __init__(self, game_id: str, settings: Iterable[Setting]) -> None:
+        self.game_id = game_id
+        self.settings: dict[str, Setting] = {s.name: s for s in settings}
+
+    def defaults(self) -> dict[str, JSON]:
+        return {name: _copy(s.default) for name, s in self.settings.items()}
+
+    def validate(self, given: Mapping[str, Any], base: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
+        """Defaults (or ``base``), overridden by ``given``, every value checked.
+
+        Raises:
+            ConfigError: a key is unknown or a value is invalid.
+        """
+        result = dict(base) if base is not None else self.defaults()
+        for key, value in given.items():
+            setting = self.settings.get(key)
+            if setting is None:
+                raise ConfigError(f"unknown setting {self.game_id}.{key}")
+            result[key] = setting.check(value)
+        return result
+
+    def parse_text(self, key: str, text: str) -> JSON:
+        setting = self.settings.get(key)
+        if setting is None:
+            raise ConfigError(f"unknown setting {self.game_id}.{key}")
+        return setting.check(setting.parse_text(text))
+
+    def describe(self) -> list[dict[str, JSON]]:
+        """The schema as JSON, for the browser's "create room" form."""
+        return [
+            {
+                "name": s.name,
+                "default": s.default,
+                "kind": s.kind,
+                "low": s.low,
+                "high": s.high,
+                "choices": list(s.choices),
+                "help": s.help,
+            }
+            for s in self.settings.values()
+        ]
+
+
+def _copy(value: JSON) -> JSON:
+    return list(value) if isinstance(value, list) else value
