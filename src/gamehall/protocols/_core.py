@@ -16,7 +16,7 @@ import direction ``rules <- protocols <- hall <- server``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -61,6 +61,53 @@ class Codec(Protocol):
 
     def encode(self, message: Any) -> bytes:
         """The bytes of one message, ready for a single write."""
+        ...
+
+
+# --------------------------------------------------------------------------------------------
+# Time and the wire, as a dialogue sees them
+# --------------------------------------------------------------------------------------------
+
+
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """Monotonic time and timers. The server gives an asyncio clock; tests a fake one that
+    only moves when told, so a whole multi-player scenario runs without sleeping."""
+
+    def now(self) -> float:
+        """Seconds, monotonic."""
+        ...
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable: ...
+
+
+class Wire(Protocol):
+    """One client connection, as its dialogue may use it (the server implements it)."""
+
+    @property
+    def peer(self) -> str:
+        """The remote address, for logs."""
+        ...
+
+    def send(self, data: bytes) -> None:
+        """Queue bytes for the peer (whole frames only; order kept)."""
+        ...
+
+    def close(self) -> None:
+        """Flush what is queued, then close. Input after this is discarded."""
+        ...
+
+
+class Dialogue(Protocol):
+    """One connection's protocol state machine (see the module docstring)."""
+
+    def data_received(self, data: bytes) -> None: ...
+
+    def connection_lost(self) -> None:
+        """The peer went away (EOF, reset, write error, slow-consumer cut-off)."""
         ...
 
 
