@@ -1,0 +1,424 @@
+"""One browser connection's state machine: web protocol messages <-> hall calls and events.
+
+The dialogue is sans-I/O: the server hands it each received text frame (:meth:`WebDialogue.text_received`)
+and gives it two callables, one to send a text frame and one to close the socket. It is the hall's
+:class:`~gamehall.protocols._core.Listener` for this connection.
+
+What it does, in the order a connection lives (docs/web-protocol.md is the reference):
+
+1. ``hello`` logs in (with a token, it resumes the earlier session and resends a ``view`` of
+   every room the user is still in).
+2. Lobby and room requests map one-to-one to :class:`~gamehall.protocols._core.Session` calls;
+   any refusal (``HallError``, ``RuleError``, a bad frame) becomes an ``error`` message carrying
+   the request's ``id`` as ``ref``, and the socket stays open.
+3. Room events go out at once as numbered ``event`` messages; after a burst of events the room's
+   fresh ``view`` follows (one per burst, sent when the hall's call returns or, for events that
+   other users or timers caused, on the next clock tick).
+
+It is game-agnostic: actions are decoded with the room's own ``ActionCodec`` and views are
+whatever the engine's ``view(seat)`` returns.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from gamehall.protocols._core import (
+    Cancellable,
+    ChatSaid,
+    Clock,
+    CloseReason,
+    Delivery,
+    HallError,
+    HallPort,
+    ProtocolError,
+    RoomPort,
+    Session,
+)
+from gamehall.protocols.web import codec
+from gamehall.protocols.web.codec import (
+    Act,
+    AddBots,
+    Bye,
+    Chat,
+    ClientMessage,
+    Create,
+    GetView,
+    Hello,
+    Join,
+    Kick,
+    Leave,
+    ListRooms,
+    MessageId,
+    Ping,
+    Rename,
+    Resume,
+    Shout,
+    Spectate,
+    Start,
+    Whisper,
+)
+from gamehall.protocols.web.messages import event_json, game_json, room_json
+from gamehall.rules._core import JSON, ConfigError, Event, GameType, RuleError, Seat
+
+log = logging.getLogger(__name__)
+
+MAX_BOTS_PER_REQUEST = 16
+BOT_POLICIES = ("random", "heuristic")
+
+
+class WebHall(HallPort, Protocol):
+    """The hall as the web protocol needs it: :class:`HallPort` plus the games it hosts (for
+    ``welcome`` and for decoding actions) and in-process bots (the lobby's "add bots" button)."""
+
+    @property
+    def game_types(self) -> Mapping[str, GameType]: ...
+
+    def add_bots(self, room_id: str, count: int, policy: str = "random") -> None: ...
+
+
+@runtime_checkable
+class TimedRoom(Protocol):
+    """A room that can tell its armed timers (the hall's rooms can): ``(key, seconds left)``."""
+
+    def timers(self) -> list[tuple[str, float]]: ...
+
+
+@dataclass(slots=True)
+class _Place:
+    """A room this connection is in: the room handle and our seat (``None`` = spectator)."""
+
+    room: RoomPort
+    seat: Seat | None
+
+
+class WebDialogue:
+    """The web protocol for one WebSocket connection (see the module docstring)."""
+
+    def __init__(
+        self,
+        hall: WebHall,
+        send_text: Callable[[str], None],
+        close: Callable[[], None],
+        clock: Clock,
+    ) -> None:
+        self._hall = hall
+        self._send_text = send_text
+        self._close = close
+        self._clock = clock
+        self._session: Session | None = None
+        self._closed = False
+        self._places: dict[str, _Place] = {}
+        self._stale_views: dict[str, None] = {}  # rooms owing a view, in order of first event
+        self._flush_handle: Cancellable | None = None
+        self._handling = False
+
+    # ------------------------------------------------------------------ input from the socket
+
+    def text_received(self, text: str | bytes) -> None:
+        """One text frame from the browser."""
+        if self._closed:
+            return
+        self._handling = True
+        try:
+            try:
+                message = codec.decode(text)
+            except ProtocolError as exc:
+                self._error(exc.code, exc.reason, codec.message_id(text))
+                return
+            self._dispatch(message)
+        finally:
+            self._handling = False
+        self._flush_views()
+
+    def connection_lost(self) -> None:
+        """The socket is gone: hold our seats for their grace (the user may reload and resume)."""
+        self._closed = True
+        self._cancel_flush()
+        session, self._session = self._session, None
+        if session is not None:
+            session.logout(dropped=True)
+
+    def _dispatch(self, message: ClientMessage) -> None:
+        ref = message.id
+        try:
+            if isinstance(message, Ping):
+                self._send({"t": "pong", "data": message.data, "ref": ref})
+            elif isinstance(message, Hello):
+                self._hello(message)
+            else:
+                self._command(self._logged_in(), message)
+        except HallError as exc:
+            self._error(exc.code, exc.reason, ref)
+        except RuleError as exc:
+            self._error(exc.code, exc.reason, ref)
+        except ConfigError as exc:
+            self._error("config", str(exc), ref)
+
+    def _logged_in(self) -> Session:
+        if self._session is None:
+            raise HallError("not_logged_in", 'Say "hello" first.')
+        return self._session
+
+    # ------------------------------------------------------------------ login
+
+    def _hello(self, message: Hello) -> None:
+        if self._session is not None:
+            raise HallError("already_logged_in", f"You are already logged in as {self._session.name}.")
+        if message.v != codec.PROTOCOL_VERSION:
+            raise HallError(
+                "unsupported_version",
+                f"This server speaks version {codec.PROTOCOL_VERSION} of the web protocol, not {message.v}.",
+            )
+        session = self._hall.login(message.name, self, protocol="web", token=message.token)
+        self._session = session
+        games = [
+            game_json(game_type, self._hall.game_defaults(game_id))
+            for game_id, game_type in self._hall.game_types.items()
+        ]
+        self._send({
+            "t": "welcome",
+            "v": codec.PROTOCOL_VERSION,
+            "name": session.name,
+            "token": session.token,
+            "games": games,
+            "ref": message.id,
+        })
+        for room_id in session.my_rooms():
+            place = self._enter(session, room_id)
+            kind = "spectating" if place.seat is None else "joined"
+            self._send({"t": kind, "room": room_json(place.room.info()), "seat": place.seat})
+            self._mark_stale(room_id)
+
+    # ------------------------------------------------------------------ commands
+
+    def _command(self, session: Session, message: ClientMessage) -> None:
+        ref = message.id
+        if isinstance(message, ListRooms):
+            rooms = [room_json(info) for info in session.rooms(message.game)]
+            self._send({"t": "rooms", "rooms": rooms, "ref": ref})
+        elif isinstance(message, Create):
+            info = session.create_room(
+                message.game, message.settings, password=message.password, title=message.title
+            )
+            if info.room_id not in session.my_rooms():
+                session.join(info.room_id, message.password)
+            self._joined(session, info.room_id, ref)
+        elif isinstance(message, Join):
+            session.join(message.room, message.password)
+            self._joined(session, message.room, ref)
+        elif isinstance(message, Spectate):
+            session.spectate(message.room, message.password)
+            self._joined(session, message.room, ref)
+        elif isinstance(message, Leave):
+            session.leave(message.room)
+            self._forget(message.room)
+            self._send({"t": "left", "room": message.room, "ref": ref})
+        elif isinstance(message, Act):
+            self._act(session, message)
+        elif isinstance(message, Resume):
+            self._resume(session, message)
+        elif isinstance(message, GetView):
+            self._enter(session, message.room)
+            self._send_view(message.room, ref)
+        elif isinstance(message, Bye):
+            self._send({"t": "bye", "reason": CloseReason.REQUESTED.value, "text": "Goodbye.", "ref": ref})
+            self._session = None
+            self._places.clear()
+            session.logout(dropped=False)
+            self._shut()
+        else:
+            self._simple_command(session, message)
+            self._send({"t": "ok", "ref": ref})
+
+    def _simple_command(self, session: Session, message: ClientMessage) -> None:
+        """Commands answered with a plain ``ok``."""
+        if isinstance(message, Start):
+            session.start(message.room)
+        elif isinstance(message, Kick):
+            session.kick(message.room, message.seat)
+        elif isinstance(message, AddBots):
+            self._add_bots(session, message)
+        elif isinstance(message, Chat):
+            session.chat(message.room, message.text)
+        elif isinstance(message, Whisper):
+            session.whisper(message.to, message.text)
+        elif isinstance(message, Shout):
+            session.shout(message.text)
+        elif isinstance(message, Rename):
+            session.rename(message.room, message.name)
+        else:  # every message class is handled above; a new one must be added here
+            raise HallError("unknown_type", f"Message type {message.t!r} is not handled.")
+
+    def _joined(self, session: Session, room_id: str, ref: MessageId) -> None:
+        place = self._enter(session, room_id)
+        kind = "spectating" if place.seat is None else "joined"
+        self._send({"t": kind, "room": room_json(place.room.info()), "seat": place.seat, "ref": ref})
+        self._mark_stale(room_id)
+
+    def _act(self, session: Session, message: Act) -> None:
+        place = self._enter(session, message.room)
+        game_type = self._hall.game_types.get(place.room.info().game)
+        if game_type is None:
+            raise HallError("no_such_game", f"The game of room {message.room} is not hosted here.")
+        action = game_type.actions.decode(message.action)
+        session.act(message.room, action)
+        self._send({"t": "ok", "ref": message.id})
+
+    def _add_bots(self, session: Session, message: AddBots) -> None:
+        info = session.room(message.room).info()
+        if info.operator is None or info.operator.lower() != session.name.lower():
+            raise HallError("not_operator", "Only the room's operator may add bots.")
+        if not 1 <= message.count <= MAX_BOTS_PER_REQUEST:
+            raise HallError("bad_count", f"Add between 1 and {MAX_BOTS_PER_REQUEST} bots at a time.")
+        if message.policy not in BOT_POLICIES:
+            raise HallError("bad_policy", f"Bot policy must be one of {', '.join(BOT_POLICIES)}.")
+        self._hall.add_bots(message.room, message.count, message.policy)
+
+    def _resume(self, session: Session, message: Resume) -> None:
+        """Replay the events after ``since`` (when the room still has them), then a fresh view."""
+        place = self._enter(session, message.room)
+        try:
+            missed = place.room.deliveries_since(message.since, place.seat)
+        except HallError as exc:
+            if exc.code != "history_gone":
+                raise
+            missed = []
+        for delivery in missed:
+            self._send_event(message.room, delivery)
+        self._send_view(message.room, message.id)
+
+    # ------------------------------------------------------------------ Listener
+
+    def deliver(self, room_id: str, delivery: Delivery) -> None:
+        """A numbered room event: send it now, and owe the room a fresh view."""
+        if self._closed:
+            return
+        self._send_event(room_id, delivery)
+        self._mark_stale(room_id)
+
+    def hall_event(self, event: Event) -> None:
+        """Private chat, broadcast chat or a server notice."""
+        if self._closed:
+            return
+        self._send({"t": "hall", "event": event_json(event)})
+
+    def ended(self, room_id: str, reason: CloseReason, text: str) -> None:
+        """Our place in ``room_id`` is gone: send its last view (the final scores), then ``ended``."""
+        if self._closed:
+            return
+        if room_id in self._places:
+            self._stale_views.pop(room_id, None)
+            self._send_view(room_id, None)
+        self._forget(room_id)
+        self._send({"t": "ended", "room": room_id, "reason": reason.value, "text": text})
+
+    def disconnect(self, reason: CloseReason, text: str) -> None:
+        """The hall ends this connection (replaced by a newer login, shutdown)."""
+        if self._closed:
+            return
+        self._flush_views()
+        self._send({"t": "bye", "reason": reason.value, "text": text})
+        self._session = None  # the hall has already let go of this session
+        self._places.clear()
+        self._shut()
+
+    # ------------------------------------------------------------------ rooms and views
+
+    def _enter(self, session: Session, room_id: str) -> _Place:
+        """The room handle and our seat, refreshed from the session.
+
+        Raises:
+            HallError: the room does not exist or we are not in it.
+        """
+        if room_id not in session.my_rooms():
+            raise HallError("not_in_room", f"You are not in room {room_id}.")
+        place = _Place(session.room(room_id), session.seat_in(room_id))
+        self._places[room_id] = place
+        return place
+
+    def _forget(self, room_id: str) -> None:
+        self._places.pop(room_id, None)
+        self._stale_views.pop(room_id, None)
+
+    def _mark_stale(self, room_id: str) -> None:
+        self._stale_views[room_id] = None
+        if not self._handling and self._flush_handle is None:
+            self._flush_handle = self._clock.call_later(0.0, self._flush_views)
+
+    def _flush_views(self) -> None:
+        self._cancel_flush()
+        while self._stale_views and not self._closed:
+            room_id = next(iter(self._stale_views))
+            del self._stale_views[room_id]
+            self._send_view(room_id, None)
+
+    def _cancel_flush(self) -> None:
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+
+    def _send_view(self, room_id: str, ref: MessageId) -> None:
+        place = self._places.get(room_id)
+        if place is None:
+            place = self._lookup(room_id)
+            if place is None:
+                return
+        if self._session is not None and room_id in self._session.my_rooms():
+            place.seat = self._session.seat_in(room_id)
+        room = place.room
+        timers: list[dict[str, JSON]] = []
+        if isinstance(room, TimedRoom):
+            timers = [{"key": key, "seconds_left": round(left, 3)} for key, left in room.timers()]
+        message: dict[str, JSON] = {
+            "t": "view",
+            "room": room_id,
+            "seq": room.last_seq,
+            "seat": place.seat,
+            "view": room.game.view(place.seat),
+            "timers": timers,
+        }
+        if ref is not None:
+            message["ref"] = ref
+        self._send(message)
+
+    def _lookup(self, room_id: str) -> _Place | None:
+        """A room we got an event from before we knew it (during login or join)."""
+        if self._session is None:
+            return None
+        try:
+            return self._enter(self._session, room_id)
+        except HallError:
+            return None
+
+    # ------------------------------------------------------------------ output
+
+    def _send_event(self, room_id: str, delivery: Delivery) -> None:
+        body = event_json(delivery.event)
+        if isinstance(delivery.event, ChatSaid):
+            body["room"] = room_id
+        self._send({"t": "event", "room": room_id, "seq": delivery.seq, "event": body})
+
+    def _error(self, code: str, reason: str, ref: MessageId) -> None:
+        self._send({"t": "error", "code": code, "reason": reason, "ref": ref})
+
+    def _send(self, message: dict[str, JSON]) -> None:
+        if self._closed:
+            return
+        if message.get("ref", 0) is None and message["t"] != "error":
+            del message["ref"]
+        try:
+            text = codec.encode(message)
+        except ValueError:
+            log.exception("web: cannot send %s", message.get("t"))
+            reason = "A reply was too large to send."
+            text = codec.encode({"t": "error", "code": "server_error", "reason": reason})
+        self._send_text(text)
+
+    def _shut(self) -> None:
+        self._cancel_flush()
+        self._closed = True
+        self._close()
