@@ -1,0 +1,227 @@
+"""Word lists: loading, normalisation, and the GADDAG built from them, cached on disk.
+
+A lexicon is a set of upper-case words of 2..15 letters A-Z. It comes from a bundled list (by name:
+``enable``, ``letterpress-en``, ``letterpress-fr``; see ``data/LICENSES.md``) or from any text file
+a user names (one word per line, plain or ``.gz``). Every entry goes through
+:func:`normalise_word`, so a French list with accents and hyphens loads as the tiles spell it.
+
+Building the GADDAG of ENABLE takes a few seconds of pure Python, so the built arrays are written
+to a cache file keyed by the SHA-256 of the normalised list. The file is written to a temporary
+name and renamed into place (readers never see half a file); it carries its own checksum, and a
+cache file that fails any check is ignored and rebuilt.
+
+This module is the only part of ``gamehall.rules.words`` that touches files; the move generator
+and the referee only see the built :class:`Lexicon`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import re
+import struct
+import sys
+import tempfile
+import unicodedata
+from array import array
+from collections.abc import Iterable, Iterator
+from importlib import resources
+from pathlib import Path
+
+from gamehall.rules.words.gaddag import Gaddag, build_gaddag
+
+BUNDLED = ("enable", "letterpress-en", "letterpress-fr")
+"""Names of the word lists shipped in ``data/`` as ``<name>.txt.gz``."""
+
+DICTIONARY_IDS = {"english": "enable", "english-lp": "letterpress-en", "francais": "letterpress-fr"}
+"""The protocol's dictionary ids (JDuplicate GAMEINFOS) and the bundled list each one names."""
+
+MIN_LENGTH = 2
+MAX_LENGTH = 15
+_VALID = re.compile(r"[A-Z]{2,15}")
+_LIGATURES = str.maketrans({"Œ": "OE", "œ": "oe", "Æ": "AE", "æ": "ae", "ß": "SS"})
+
+_CACHE_MAGIC = b"GHGADDAG"
+_CACHE_VERSION = 1
+_HEADER = struct.Struct("<8sHBxIIIII32s")
+"""magic, format version, byte order (0 little, 1 big), word count, root, node count, edge count,
+unused, SHA-256 of the array payload."""
+
+
+def normalise_word(entry: str) -> str | None:
+    """The tile spelling of a dictionary entry, or ``None`` when the entry is not playable.
+
+    Ligatures are split (Œ -> OE), accents are removed (NFKD, combining marks dropped), the result
+    is upper-cased, and only ``^[A-Z]{2,15}$`` is kept: hyphenated, one-letter, too long and
+    non-Latin entries are dropped rather than repaired.
+    """
+    decomposed = unicodedata.normalize("NFKD", entry.strip().translate(_LIGATURES))
+    word = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).upper()
+    return word if _VALID.fullmatch(word) else None
+
+
+def normalise_words(entries: Iterable[str]) -> list[str]:
+    """The sorted, deduplicated, normalised words of ``entries`` (see :func:`normalise_word`)."""
+    return sorted({word for word in map(normalise_word, entries) if word is not None})
+
+
+def default_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/gamehall``, else ``~/.cache/gamehall``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "gamehall"
+
+
+class Lexicon:
+    """A word list with its GADDAG: membership tests and the structure the move generator walks.
+
+    Build one with :meth:`load` (files, cache) or :meth:`from_words` (tests, in memory).
+    """
+
+    __slots__ = ("_size", "digest", "gaddag", "name")
+
+    def __init__(self, name: str, gaddag: Gaddag, size: int, digest: str) -> None:
+        self.name = name
+        self.gaddag = gaddag
+        self._size = size
+        self.digest = digest
+        """SHA-256 (hex) of the normalised list, one word per line with LF: identifies the lexicon."""
+
+    @classmethod
+    def from_words(cls, words: Iterable[str], name: str = "custom") -> Lexicon:
+        """A lexicon from words in memory, normalised, without any cache."""
+        normalised = normalise_words(words)
+        return cls(name, build_gaddag(normalised), len(normalised), _digest(normalised))
+
+    @classmethod
+    def load(
+        cls,
+        name_or_path: str | os.PathLike[str],
+        cache_dir: str | os.PathLike[str] | None = None,
+        *,
+        use_cache: bool = True,
+    ) -> Lexicon:
+        """Load a bundled list by name, or a word file by path, using the GADDAG cache.
+
+        ``cache_dir`` defaults to :func:`default_cache_dir`. A cache that cannot be written (read-only
+        home, full disk) only costs the build time of the next start.
+
+        Raises:
+            FileNotFoundError: ``name_or_path`` is neither a bundled name nor an existing file.
+        """
+        label = os.fspath(name_or_path)
+        if label in BUNDLED:
+            words = _read_bundled(label)
+        else:
+            path = Path(label)
+            if not path.is_file():
+                raise FileNotFoundError(f"no bundled word list or file named {label!r}")
+            words = normalise_words(_read_lines(path))
+            label = path.name
+        digest = _digest(words)
+        cache_file = Path(cache_dir or default_cache_dir()) / f"gaddag-{digest[:32]}.bin"
+        if use_cache:
+            cached = read_cache(cache_file, len(words))
+            if cached is not None:
+                return cls(label, cached, len(words), digest)
+        gaddag = build_gaddag(words)
+        if use_cache:
+            write_cache(cache_file, gaddag, len(words))
+        return cls(label, gaddag, len(words), digest)
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self.gaddag.contains(word)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[str]:
+        """Every word, in alphabetical order (read back from the GADDAG)."""
+        return self.gaddag.words()
+
+    def __repr__(self) -> str:
+        return f"Lexicon({self.name!r}, {self._size} words)"
+
+
+def _digest(words: list[str]) -> str:
+    hasher = hashlib.sha256()
+    for word in words:
+        hasher.update(word.encode("ascii") + b"\n")
+    return hasher.hexdigest()
+
+
+def _read_bundled(name: str) -> list[str]:
+    """The bundled list ``name``: already normalised and sorted when it was packaged."""
+    data = resources.files("gamehall.rules.words").joinpath("data", f"{name}.txt.gz").read_bytes()
+    return gzip.decompress(data).decode("ascii").split()
+
+
+def _read_lines(path: Path) -> list[str]:
+    raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    return raw.decode("utf-8", errors="replace").splitlines()
+
+
+def _payload(gaddag: Gaddag) -> bytes:
+    return (
+        gaddag.masks.tobytes() + gaddag.accepts.tobytes() + gaddag.bases.tobytes() + gaddag.children.tobytes()
+    )
+
+
+def write_cache(path: Path, gaddag: Gaddag, word_count: int) -> bool:
+    """Write ``gaddag`` to ``path`` atomically; False (and no file) when the cache is unwritable."""
+    payload = _payload(gaddag)
+    header = _HEADER.pack(
+        _CACHE_MAGIC,
+        _CACHE_VERSION,
+        0 if sys.byteorder == "little" else 1,
+        word_count,
+        gaddag.root,
+        len(gaddag.masks),
+        len(gaddag.children),
+        0,
+        hashlib.sha256(payload).digest(),
+    )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(header)
+                out.write(payload)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError:
+        return False
+    return True
+
+
+def read_cache(path: Path, word_count: int) -> Gaddag | None:
+    """The GADDAG stored in ``path``, or ``None`` if it is missing, foreign, truncated or corrupt."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if len(data) < _HEADER.size:
+        return None
+    magic, version, order, count, root, nodes, edges, _unused, checksum = _HEADER.unpack_from(data)
+    expected_order = 0 if sys.byteorder == "little" else 1
+    if magic != _CACHE_MAGIC or version != _CACHE_VERSION or order != expected_order or count != word_count:
+        return None
+    payload = data[_HEADER.size :]
+    if len(payload) != 4 * (3 * nodes + edges) or hashlib.sha256(payload).digest() != checksum:
+        return None
+    if not 0 <= root < nodes:
+        return None
+    arrays = []
+    offset = 0
+    for size in (nodes, nodes, nodes, edges):
+        part = array("I")
+        part.frombytes(payload[offset : offset + 4 * size])
+        arrays.append(part)
+        offset += 4 * size
+    masks, accepts, bases, children = arrays
+    return Gaddag(masks, accepts, bases, children, root)
