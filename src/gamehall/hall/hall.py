@@ -1,0 +1,498 @@
+"""The hall: users, the room directory, chat, and the sessions protocols talk to.
+
+The hall is game-agnostic and has no sockets. Protocol dialogues see it only through
+:class:`gamehall.protocols._core.HallPort` (before login) and
+:class:`gamehall.protocols._core.Session` (after), both implemented here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+import unicodedata
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from gamehall.hall.directory import LocalDirectory, RoomDirectory
+from gamehall.hall.room import Room
+from gamehall.protocols._core import (
+    ChatSaid,
+    Clock,
+    CloseReason,
+    HallError,
+    Listener,
+    Notice,
+    RoomInfo,
+)
+from gamehall.rules._core import JSON, Action, ConfigError, GameType, Seat
+from gamehall.store.base import RoomRecord, Store
+
+log = logging.getLogger(__name__)
+
+NAME_MAX = 32
+CHAT_MAX = 500
+CHAT_BURST = 5
+CHAT_WINDOW_S = 10.0
+
+
+def check_name(name: str) -> None:
+    """The hall's own rule for user names (protocols may be stricter): 1-32 characters, no
+    control characters, no leading or trailing space.
+
+    Raises:
+        HallError: ``name_invalid``.
+    """
+    if not name or len(name) > NAME_MAX or name != name.strip():
+        raise HallError("name_invalid", f"A name has 1 to {NAME_MAX} characters, without outer spaces.")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise HallError("name_invalid", "A name cannot contain control characters.")
+
+
+def hash_secret(secret: str, salt: bytes | None = None) -> str:
+    """A salted scrypt hash, as ``salt_hex$hash_hex`` (room passwords, resume tokens)."""
+    salt = salt if salt is not None else secrets.token_bytes(16)
+    digest = hashlib.scrypt(secret.encode(), salt=salt, n=2**12, r=8, p=1, dklen=32)
+    return f"{salt.hex()}${digest.hex()}"
+
+
+def secret_matches(secret: str, stored: str) -> bool:
+    salt_hex, _, _ = stored.partition("$")
+    try:
+        salt = bytes.fromhex(salt_hex)
+    except ValueError:
+        return False
+    return hmac.compare_digest(hash_secret(secret, salt), stored)
+
+
+@dataclass(slots=True)
+class User:
+    """A person known to the hall by name. ``listener`` is their live connection, if any."""
+
+    name: str
+    token_hash: str
+    protocol: str
+    listener: Listener | None = None
+    rooms: set[str] = field(default_factory=set)
+    chat_times: deque[float] = field(default_factory=lambda: deque(maxlen=CHAT_BURST))
+
+
+class Hall:
+    """The whole hall of one process. See the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        games: Mapping[str, GameType],
+        store: Store,
+        clock: Clock,
+        defaults: Mapping[str, Mapping[str, JSON]] | None = None,
+        tournament: bool = False,
+        directory: RoomDirectory | None = None,
+        seed_source: Callable[[], int] | None = None,
+        wall_time: Callable[[], float] = time.time,
+    ) -> None:
+        self.game_types: dict[str, GameType] = dict(games)
+        self.store = store
+        self.clock = clock
+        self.tournament = tournament
+        self.directory: RoomDirectory = directory if directory is not None else LocalDirectory()
+        self._defaults = {g: dict((defaults or {}).get(g, {})) for g in self.game_types}
+        self._seed_source = seed_source or (lambda: secrets.randbits(64))
+        self._wall_time = wall_time
+        self._users: dict[str, User] = {}
+        self._room_counter = 0
+        self.bots: object | None = None  # set by gamehall.bots.hall_bots.attach()
+
+    # ---------------------------------------------------------------- HallPort
+
+    def login(
+        self,
+        name: str,
+        listener: Listener,
+        *,
+        protocol: str,
+        token: str | None = None,
+        resume_without_token: bool = False,
+    ) -> Session:
+        check_name(name)
+        user = self._users.get(name.lower())
+        if user is not None:
+            token_ok = token is not None and secret_matches(token, user.token_hash)
+            if user.listener is not None and not token_ok:
+                raise HallError("name_in_use", "That name is in use.")
+            if user.listener is None and not (token_ok or resume_without_token):
+                raise HallError("name_in_use", "That name is in use.")
+            if user.listener is not None and user.listener is not listener:
+                old = user.listener
+                user.listener = None
+                old.disconnect(CloseReason.REPLACED, "Logged in from another connection.")
+            user.listener = listener
+            user.protocol = protocol
+            new_token = token if token_ok and token is not None else secrets.token_urlsafe(18)
+            user.token_hash = hash_secret(new_token)
+            return Session(self, user, new_token, listener)
+        new_token = secrets.token_urlsafe(18)
+        user = User(name, hash_secret(new_token), protocol, listener)
+        self._users[name.lower()] = user
+        return Session(self, user, new_token, listener)
+
+    def rooms(self, game: str | None = None) -> list[RoomInfo]:
+        return [room.info() for room in self.directory.rooms(game)]
+
+    def game_defaults(self, game: str) -> Mapping[str, JSON]:
+        game_type = self._game_type(game)
+        return game_type.schema.validate(self._defaults.get(game, {}))
+
+    def stats(self) -> dict[str, int]:
+        rooms = self.directory.rooms(None)
+        seats = sum(len(r.state.seat_names()) for r in rooms)
+        spectators = sum(len(r.spectator_names()) for r in rooms)
+        online = sum(1 for u in self._users.values() if u.listener is not None)
+        return {
+            "users": online,
+            "known_users": len(self._users),
+            "rooms": len(rooms),
+            "seats": seats,
+            "spectators": spectators,
+        }
+
+    def rooms_by_game(self) -> dict[str, int]:
+        counts = dict.fromkeys(self.game_types, 0)
+        for room in self.directory.rooms(None):
+            counts[room.game_type.game_id] = counts.get(room.game_type.game_id, 0) + 1
+        return counts
+
+    def user_online(self, name: str) -> bool:
+        user = self._users.get(name.lower())
+        return user is not None and user.listener is not None
+
+    # ---------------------------------------------------------------- rooms
+
+    def create_room(
+        self,
+        game: str,
+        settings: Mapping[str, JSON] | None,
+        *,
+        operator: str | None,
+        password: str | None = None,
+        title: str | None = None,
+        extra: Mapping[str, JSON] | None = None,
+    ) -> Room:
+        game_type = self._game_type(game)
+        try:
+            config = game_type.schema.validate(settings or {}, base=self.game_defaults(game))
+            seed = self._seed_source()
+            meta: dict[str, JSON] = {
+                "title": title or game_type.title,
+                "operator": operator,
+                "password_hash": hash_secret(password) if password else None,
+                "extra": dict(extra or {}),
+                "tokens": {},
+            }
+            self._room_counter += 1
+            room_id = f"{game}-{secrets.token_hex(4)}"
+            room = self._new_room(room_id, game_type, config, seed, meta)
+        except ConfigError as exc:
+            raise HallError("config", str(exc)) from None
+        self.store.create_room(room_id, game, config, seed, meta, self._wall_time())
+        self.directory.add(room)
+        return room
+
+    def _new_room(
+        self,
+        room_id: str,
+        game_type: GameType,
+        config: Mapping[str, JSON],
+        seed: int,
+        meta: Mapping[str, JSON],
+    ) -> Room:
+        return Room(
+            room_id=room_id,
+            game_type=game_type,
+            config=config,
+            seed=seed,
+            meta=meta,
+            store=self.store,
+            clock=self.clock,
+            wall_time=self._wall_time,
+            on_closed=self._room_closed,
+            created_seq=self._room_counter,
+        )
+
+    def room(self, room_id: str) -> Room:
+        room = self.directory.get(room_id)
+        if room is None:
+            raise HallError("no_such_room", f"There is no room {room_id}.")
+        return room
+
+    def _room_closed(self, room: Room) -> None:
+        self.directory.remove(room.room_id)
+        for user in self._users.values():
+            user.rooms.discard(room.room_id)
+        self._forget_idle_users()
+
+    def _forget_idle_users(self) -> None:
+        for key in [k for k, u in self._users.items() if u.listener is None and not u.rooms]:
+            del self._users[key]
+
+    def _game_type(self, game: str) -> GameType:
+        game_type = self.game_types.get(game)
+        if game_type is None:
+            raise HallError("no_such_game", f"This hall has no game {game!r}.")
+        return game_type
+
+    def restore(self) -> int:
+        """Rebuild every unfinished room from its log (crash recovery). Returns how many."""
+        count = 0
+        for record in self.store.unfinished_rooms():
+            if record.game not in self.game_types:
+                log.warning("room %s: game %s is not served; left in the store", record.room_id, record.game)
+                continue
+            try:
+                room = self._restore_room(record)
+            except Exception:
+                log.exception("room %s: could not be rebuilt from its log; left in the store", record.room_id)
+                continue
+            count += 1
+            log.info(
+                "room %s (%s) rebuilt from %d log entries", room.room_id, record.game, len(record.entries)
+            )
+        return count
+
+    def _restore_room(self, record: RoomRecord) -> Room:
+        self._room_counter += 1
+        room = self._new_room(
+            record.room_id, self.game_types[record.game], record.config, record.seed, record.meta
+        )
+        room.replay(record.entries)
+        self.directory.add(room)
+        tokens = record.meta.get("tokens")
+        for seat_name in room.state.seat_names().values():
+            token_hash = tokens.get(seat_name.lower()) if isinstance(tokens, dict) else None
+            user = self._users.get(seat_name.lower())
+            if user is None:
+                user = User(seat_name, str(token_hash or hash_secret(secrets.token_urlsafe(18))), "restored")
+                self._users[seat_name.lower()] = user
+            user.rooms.add(room.room_id)
+        room.resume_after_restart()
+        if room.closed:
+            self._room_closed(room)
+        return room
+
+    def shutdown(self, text: str) -> None:
+        """Close every room and every connection (server stopping). Room logs stay unfinished
+        in the store, so a restart rebuilds them."""
+        for room in list(self.directory.rooms(None)):
+            room.close(CloseReason.SHUTDOWN, text)
+        for user in list(self._users.values()):
+            if user.listener is not None:
+                listener, user.listener = user.listener, None
+                listener.disconnect(CloseReason.SHUTDOWN, text)
+
+    # ---------------------------------------------------------------- chat
+
+    def check_chat(self, user: User, text: str) -> None:
+        if not text or len(text) > CHAT_MAX:
+            raise HallError("chat_invalid", f"A chat line has 1 to {CHAT_MAX} characters.")
+        now = self.clock.now()
+        if len(user.chat_times) == CHAT_BURST and now - user.chat_times[0] < CHAT_WINDOW_S:
+            raise HallError("rate_limited", "Chat rate limit reached.")
+        user.chat_times.append(now)
+
+    def whisper(self, sender: User, to: str, text: str) -> None:
+        target = self._users.get(to.lower())
+        if target is None or target.listener is None:
+            raise HallError("no_such_user", f"{to} is not online.")
+        self.check_chat(sender, text)
+        event = ChatSaid(sender=sender.name, text=text, scope="private", to=target.name)
+        target.listener.hall_event(event)
+        if sender.listener is not None and sender is not target:
+            sender.listener.hall_event(event)
+
+    def shout(self, sender: User | None, text: str) -> None:
+        if sender is not None:
+            self.check_chat(sender, text)
+            event: ChatSaid | Notice = ChatSaid(sender=sender.name, text=text, scope="broadcast")
+        else:
+            event = Notice(text=text)
+        for user in list(self._users.values()):
+            if user.listener is not None:
+                user.listener.hall_event(event)
+
+    # ---------------------------------------------------------------- sessions
+
+    def logout(self, user: User, *, dropped: bool) -> None:
+        if self._users.get(user.name.lower()) is not user:
+            return
+        user.listener = None
+        for room_id in list(user.rooms):
+            room = self.directory.get(room_id)
+            if room is None:
+                user.rooms.discard(room_id)
+                continue
+            if dropped:
+                room.drop(user.name)
+            else:
+                room.leave(user.name)
+            if room.member(user.name) is None:
+                user.rooms.discard(room_id)
+        self._forget_idle_users()
+
+    def remember_token(self, room: Room, user: User) -> None:
+        tokens = room.meta.setdefault("tokens", {})
+        if isinstance(tokens, dict) and tokens.get(user.name.lower()) != user.token_hash:
+            tokens[user.name.lower()] = user.token_hash
+            self.store.update_meta(room.room_id, room.meta)
+
+
+class Session:
+    """One logged-in user's handle (implements :class:`gamehall.protocols._core.Session`)."""
+
+    def __init__(self, hall: Hall, user: User, token: str, listener: Listener) -> None:
+        self._hall = hall
+        self._user = user
+        self._token = token
+        self._listener = listener
+        self._active = True
+
+    @property
+    def name(self) -> str:
+        return self._user.name
+
+    @property
+    def token(self) -> str:
+        return self._token
+
+    @property
+    def user(self) -> User:
+        return self._user
+
+    def _check(self) -> None:
+        if not self._active or self._user.listener is not self._listener:
+            raise HallError("not_logged_in", "This session has ended.")
+
+    def rooms(self, game: str | None = None) -> list[RoomInfo]:
+        return self._hall.rooms(game)
+
+    def create_room(
+        self,
+        game: str,
+        settings: Mapping[str, JSON] | None = None,
+        *,
+        password: str | None = None,
+        title: str | None = None,
+        extra: Mapping[str, JSON] | None = None,
+    ) -> RoomInfo:
+        self._check()
+        room = self._hall.create_room(
+            game, settings, operator=self._user.name, password=password, title=title, extra=extra
+        )
+        return room.info()
+
+    def join(self, room_id: str, password: str | None = None) -> Seat:
+        self._check()
+        room = self._hall.room(room_id)
+        member = room.member(self._user.name)
+        if member is None or member.seat is None:
+            self._check_password(room, password)
+        seat = room.join(self._user.name, self._user.listener)
+        self._user.rooms.add(room_id)
+        if not room.closed:
+            self._hall.remember_token(room, self._user)
+        return seat
+
+    def spectate(self, room_id: str, password: str | None = None) -> None:
+        self._check()
+        room = self._hall.room(room_id)
+        self._check_password(room, password)
+        room.spectate(self._user.name, self._user.listener)
+        self._user.rooms.add(room_id)
+
+    def _check_password(self, room: Room, password: str | None) -> None:
+        stored = room.meta.get("password_hash")
+        if isinstance(stored, str) and stored and not (password and secret_matches(password, stored)):
+            raise HallError("wrong_password", "Wrong password for this room.")
+
+    def leave(self, room_id: str) -> None:
+        self._check()
+        room = self._hall.room(room_id)
+        room.leave(self._user.name)
+        self._user.rooms.discard(room_id)
+
+    def start(self, room_id: str) -> None:
+        self._check()
+        room = self._hall.room(room_id)
+        if room.member(self._user.name) is None:
+            raise HallError("not_in_room", "You are not in this room.")
+        room.start()
+
+    def act(self, room_id: str, action: Action) -> None:
+        self._check()
+        self._hall.room(room_id).act(self._user.name, action)
+
+    def rename(self, room_id: str, new_name: str) -> None:
+        self._check()
+        check_name(new_name)
+        hall_users = self._hall._users
+        other = hall_users.get(new_name.lower())
+        if other is not None and other is not self._user:
+            raise HallError("name_in_use", "That name is in use.")
+        room = self._hall.room(room_id)
+        room.rename(self._user.name, new_name)
+        del hall_users[self._user.name.lower()]
+        self._user.name = new_name
+        hall_users[new_name.lower()] = self._user
+
+    def kick(self, room_id: str, seat: Seat) -> None:
+        self._check()
+        room = self._hall.room(room_id)
+        if room.meta.get("operator") != self._user.name:
+            raise HallError("not_operator", "Only the room's operator can kick.")
+        name = room.state.seat_names().get(seat)
+        if name is None:
+            raise HallError("no_such_seat", f"Seat {seat} is empty.")
+        room.leave(name, reason=CloseReason.KICKED, text="Kicked by an administrator.")
+        kicked = self._hall._users.get(name.lower())
+        if kicked is not None:
+            kicked.rooms.discard(room_id)
+
+    def chat(self, room_id: str, text: str) -> None:
+        self._check()
+        room = self._hall.room(room_id)
+        if room.member(self._user.name) is None:
+            raise HallError("not_in_room", "You are not in this room.")
+        if room.config.get("chat_enabled") is False:
+            raise HallError("chat_disabled", "Chat is disabled on this server.")
+        self._hall.check_chat(self._user, text)
+        room.chat(self._user.name, text)
+
+    def whisper(self, to: str, text: str) -> None:
+        self._check()
+        self._hall.whisper(self._user, to, text)
+
+    def shout(self, text: str) -> None:
+        self._check()
+        self._hall.shout(self._user, text)
+
+    def room(self, room_id: str) -> Room:
+        return self._hall.room(room_id)
+
+    def seat_in(self, room_id: str) -> Seat | None:
+        room = self._hall.directory.get(room_id)
+        member = room.member(self._user.name) if room is not None else None
+        return member.seat if member is not None else None
+
+    def my_rooms(self) -> list[str]:
+        return sorted(self._user.rooms)
+
+    def logout(self, *, dropped: bool) -> None:
+        if not self._active:
+            return
+        self._active = False
+        if self._user.listener is not self._listener:
+            return  # replaced by a newer login of the same user: that one owns the seats now
+        self._hall.logout(self._user, dropped=dropped)

@@ -1,0 +1,454 @@
+"""A room: one table of one game, its members, its numbered event stream and its log.
+
+Every input to the engine (a join, a drop, an action, a fired timer...) goes through
+:meth:`Room._input`, which applies it, appends it to the store, and only then numbers and
+delivers the resulting events. So an accepted move is always in the room log before anybody
+sees it, and replaying the log (:meth:`Room.replay`) rebuilds the room exactly.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gamehall.hall.lifecycle import SeatStatus, Trigger, step
+from gamehall.protocols._core import (
+    Cancellable,
+    ChatSaid,
+    Clock,
+    CloseReason,
+    Delivery,
+    HallError,
+    Listener,
+    RoomClosed,
+    RoomInfo,
+    SpectatorsChanged,
+)
+from gamehall.rules._core import JSON, Action, Event, Game, GameType, RuleError, Seat
+from gamehall.store.base import LogEntry, Store
+
+log = logging.getLogger(__name__)
+
+HISTORY_LIMIT = 4096
+"""How many recent events a room keeps for resume ("send me what I missed since n")."""
+
+DEFAULT_GRACE_S = 60.0
+
+
+@dataclass(slots=True)
+class Member:
+    """A user's place in a room: a seat (with its lifecycle status) or a spectator's chair."""
+
+    name: str
+    seat: Seat | None
+    status: SeatStatus
+    listener: Listener | None
+
+
+class Room:
+    """One table. Plain synchronous code: the server's event loop is its only thread."""
+
+    def __init__(
+        self,
+        *,
+        room_id: str,
+        game_type: GameType,
+        config: Mapping[str, JSON],
+        seed: int,
+        meta: Mapping[str, JSON],
+        store: Store,
+        clock: Clock,
+        wall_time: Callable[[], float],
+        on_closed: Callable[[Room], None],
+        created_seq: int,
+    ) -> None:
+        self.room_id = room_id
+        self.game_type = game_type
+        self._config = dict(config)
+        self.seed = seed
+        self.meta: dict[str, JSON] = dict(meta)
+        self._store = store
+        self._clock = clock
+        self._wall_time = wall_time
+        self._on_closed = on_closed
+        self.created_seq = created_seq
+        self.state: Game = game_type.new_game(self._config, seed)
+        self.members: dict[str, Member] = {}  # by lower-case user name
+        self._seq = 0
+        self._log_n = 0
+        self._history: deque[Delivery] = deque(maxlen=HISTORY_LIMIT)
+        self._timers: dict[str, tuple[Cancellable, float]] = {}  # key -> (handle, deadline)
+        self._graces: dict[Seat, Cancellable] = {}
+        self._replaying = False
+        self._replayed_away: set[Seat] = set()  # seats the log left held, for resume_after_restart
+        self.closed = False
+
+    # ---------------------------------------------------------------- read side (RoomPort)
+
+    @property
+    def game(self) -> Game:
+        return self.state
+
+    @property
+    def config(self) -> Mapping[str, JSON]:
+        return self._config
+
+    @property
+    def last_seq(self) -> int:
+        return self._seq
+
+    @property
+    def grace_seconds(self) -> float:
+        value = self._config.get("rejoin_grace", DEFAULT_GRACE_S)
+        return float(value) if isinstance(value, (int, float)) else DEFAULT_GRACE_S
+
+    def info(self) -> RoomInfo:
+        names = dict(self.state.seat_names())
+        away = frozenset(
+            m.seat for m in self.members.values() if m.status is SeatStatus.AWAY and m.seat is not None
+        )
+        extra = self.meta.get("extra")
+        return RoomInfo(
+            room_id=self.room_id,
+            game=self.game_type.game_id,
+            title=str(self.meta.get("title") or self.game_type.title),
+            config=self._config,
+            seats=names,
+            away=away,
+            spectators=self.spectator_names(),
+            has_password=bool(self.meta.get("password_hash")),
+            operator=_opt_str(self.meta.get("operator")),
+            started=self.state.started,
+            finished=self.state.finished,
+            max_seats=self.max_seats(),
+            created_seq=self.created_seq,
+            extra=extra if isinstance(extra, dict) else {},
+        )
+
+    def max_seats(self) -> int:
+        for key in ("playermax", "max_players", "seats"):
+            value = self._config.get(key)
+            if isinstance(value, int):
+                return value
+        return len(self.state.seat_names())
+
+    def spectator_names(self) -> tuple[str, ...]:
+        return tuple(sorted(m.name for m in self.members.values() if m.seat is None))
+
+    def deliveries_since(self, seq: int, seat: Seat | None) -> list[Delivery]:
+        """The events after ``seq`` that ``seat`` may see.
+
+        Raises:
+            HallError: ``history_gone`` when the room no longer holds events that old (the
+                caller then sends a fresh view instead).
+        """
+        if seq >= self._seq:
+            return []
+        oldest = self._history[0].seq if self._history else self._seq + 1
+        if seq + 1 < oldest:
+            raise HallError("history_gone", "Those events are too old; take a fresh view.")
+        return [d for d in self._history if d.seq > seq and d.event.visible_to(seat)]
+
+    def timers(self) -> list[tuple[str, float]]:
+        """The armed game timers as (key, seconds left)."""
+        now = self._clock.now()
+        return [(key, max(0.0, deadline - now)) for key, (_, deadline) in self._timers.items()]
+
+    def member(self, name: str) -> Member | None:
+        return self.members.get(name.lower())
+
+    # ---------------------------------------------------------------- membership
+
+    def join(self, name: str, listener: Listener | None) -> Seat:
+        """Seat ``name`` (a new seat, or the held seat back). Returns the seat."""
+        member = self.member(name)
+        if member is not None and member.seat is not None:
+            if member.status is SeatStatus.AWAY:
+                member.listener = listener
+                self._back(member)
+            else:
+                member.listener = listener
+            return member.seat
+        if member is not None:  # a spectator taking a seat
+            self._drop_spectator(member)
+        seat_box: list[Seat] = []
+
+        def do_join() -> list[Event]:
+            seat, events = self.state.seat_join(name)
+            seat_box.append(seat)
+            # the new member must be there to receive the join's own events (a full table may
+            # start its game on this very join)
+            self.members[name.lower()] = Member(name, seat, SeatStatus.SEATED, listener)
+            return events
+
+        self._input("join", None, {"name": name}, do_join)
+        return seat_box[0]
+
+    def spectate(self, name: str, listener: Listener | None) -> None:
+        member = self.member(name)
+        if member is not None:
+            if member.seat is not None:
+                raise HallError("already_in_room", "You have a seat in this room.")
+            member.listener = listener
+            return
+        self.members[name.lower()] = Member(name, None, SeatStatus.SEATED, listener)
+        self._publish([SpectatorsChanged(names=self.spectator_names())])
+
+    def leave(self, name: str, *, reason: CloseReason = CloseReason.REQUESTED, text: str = "") -> None:
+        """Release ``name``'s seat now (or end their spectating). No grace."""
+        member = self.member(name)
+        if member is None:
+            raise HallError("not_in_room", "You are not in this room.")
+        if member.seat is None:
+            self._drop_spectator(member)
+        else:
+            self._release(member, Trigger.LEAVE)
+        if reason is not CloseReason.REQUESTED and member.listener is not None:
+            member.listener.ended(self.room_id, reason, text)
+
+    def drop(self, name: str) -> None:
+        """``name``'s connection is gone: hold a playing seat for the grace, release others."""
+        member = self.member(name)
+        if member is None:
+            return
+        member.listener = None
+        if member.seat is None:
+            self._drop_spectator(member)
+            return
+        if member.status is SeatStatus.AWAY:
+            return
+        if member.status is SeatStatus.PLAYING and self.grace_seconds > 0 and not self.state.finished:
+            self._away(member)
+        else:
+            self._release(member, Trigger.LEAVE if member.status is SeatStatus.PLAYING else Trigger.DROP)
+
+    def rename(self, old: str, new: str) -> None:
+        member = self.member(old)
+        if member is None or member.seat is None:
+            raise HallError("not_in_room", "You have no seat in this room.")
+        seat = member.seat
+        self._input("rename", seat, {"name": new}, lambda: self.state.seat_rename(seat, new))
+        del self.members[old.lower()]
+        member.name = new
+        self.members[new.lower()] = member
+
+    def start(self) -> None:
+        self._input("start", None, {}, self.state.start)
+
+    def act(self, name: str, action: Action) -> None:
+        """Apply a seated member's action.
+
+        Raises:
+            HallError: the user has no seat here.
+            RuleError: the engine refused the action (nothing changed).
+        """
+        member = self.member(name)
+        if member is None or member.seat is None:
+            raise HallError("not_in_room", "You have no seat in this room.")
+        seat = member.seat
+        data = self.game_type.actions.encode(action)
+        self._input("act", seat, data, lambda: self.state.apply(seat, action))
+
+    def chat(self, sender: str, text: str) -> None:
+        """Room chat goes through the numbered stream (so resume replays it) but not the game log."""
+        self._publish([ChatSaid(sender=sender, text=text, scope="room")])
+
+    def close(self, reason: CloseReason, text: str) -> None:
+        """End the room now (operator stop, server shutdown) without finishing its game."""
+        if self.closed:
+            return
+        self._shut(reason, text, result=None)
+
+    # ---------------------------------------------------------------- the input pipeline
+
+    def _input(self, kind: str, seat: Seat | None, data: JSON, call: Callable[[], list[Event]]) -> None:
+        """Apply one input: engine first (raises and changes nothing if refused), then the
+        store, then the broadcast, then timers."""
+        if self.closed:
+            raise HallError("closed", "This room is closed.")
+        events = call()
+        if self._replaying:
+            return
+        self._log_n += 1
+        self._store.append(self.room_id, LogEntry(self._log_n, kind, seat, data, self._wall_time()))
+        self._publish(events)
+        self._after_change()
+
+    def _after_change(self) -> None:
+        for member in self.members.values():
+            if member.status is SeatStatus.SEATED and member.seat is not None and self.state.started:
+                member.status = step(member.status, Trigger.GAME_STARTS)
+        self._sync_timers()
+        if self.state.finished and not self.closed:
+            outcome = self.state.outcome()
+            aborted = outcome is not None and outcome.termination.value == "aborted"
+            result: dict[str, JSON] | None = None
+            if outcome is not None:
+                result = {
+                    "scores": {str(k): v for k, v in outcome.scores.items()},
+                    "winners": sorted(outcome.winners),
+                    "termination": outcome.termination.value,
+                    "names": {str(k): v for k, v in outcome.names.items()},
+                }
+            reason = CloseReason.ABORTED if aborted else CloseReason.GAME_OVER
+            self._shut(reason, "aborted" if aborted else "finished", result=result or {})
+
+    def _publish(self, events: Iterable[Event]) -> None:
+        for event in events:
+            self._seq += 1
+            delivery = Delivery(self._seq, event)
+            self._history.append(delivery)
+            for member in list(self.members.values()):
+                if member.listener is not None and event.visible_to(member.seat):
+                    member.listener.deliver(self.room_id, delivery)
+
+    # ---------------------------------------------------------------- timers
+
+    def _sync_timers(self) -> None:
+        wanted = {t.key: t.seconds for t in ([] if self.closed else self.state.pending_timers())}
+        for key in [k for k in self._timers if k not in wanted]:
+            self._timers.pop(key)[0].cancel()
+        for key, seconds in wanted.items():
+            if key not in self._timers:
+                handle = self._clock.call_later(seconds, lambda key=key: self._fire(key))  # type: ignore[misc]
+                self._timers[key] = (handle, self._clock.now() + seconds)
+
+    def _fire(self, key: str) -> None:
+        self._timers.pop(key, None)
+        if self.closed:
+            return
+        try:
+            self._input("timeout", None, {"key": key}, lambda: self.state.on_timeout(key))
+        except RuleError as exc:  # a stale timer: the state moved on
+            log.debug("room %s: timer %s ignored: %s", self.room_id, key, exc.reason)
+            self._sync_timers()
+
+    # ---------------------------------------------------------------- seat changes
+
+    def _away(self, member: Member) -> None:
+        seat = member.seat
+        assert seat is not None
+        self._input("away", seat, {}, lambda: self.state.seat_away(seat))
+        member.status = step(member.status, Trigger.DROP)
+        grace = self.grace_seconds
+        self._graces[seat] = self._clock.call_later(grace, lambda: self._grace_over(member))
+
+    def _back(self, member: Member) -> None:
+        seat = member.seat
+        assert seat is not None
+        handle = self._graces.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+        self._input("back", seat, {}, lambda: self.state.seat_back(seat))
+        member.status = step(member.status, Trigger.BACK)
+
+    def _grace_over(self, member: Member) -> None:
+        if self.closed or member.status is not SeatStatus.AWAY:
+            return
+        self._graces.pop(member.seat, None)  # type: ignore[arg-type]
+        self._release(member, Trigger.GRACE_EXPIRES)
+
+    def _release(self, member: Member, trigger: Trigger) -> None:
+        seat = member.seat
+        assert seat is not None
+        handle = self._graces.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+        self.members.pop(member.name.lower(), None)
+        member.status = step(member.status, trigger)
+        self._input("leave", seat, {}, lambda: self.state.seat_leave(seat))
+
+    def _drop_spectator(self, member: Member) -> None:
+        self.members.pop(member.name.lower(), None)
+        if not self.closed:
+            self._publish([SpectatorsChanged(names=self.spectator_names())])
+
+    # ---------------------------------------------------------------- the end
+
+    def _shut(self, reason: CloseReason, text: str, *, result: JSON) -> None:
+        self.closed = True
+        for handle, _ in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        for handle in self._graces.values():
+            handle.cancel()
+        self._graces.clear()
+        if result is not None:
+            self._store.finish(self.room_id, result, self._wall_time())
+        self._publish([RoomClosed(reason=text)])
+        members = list(self.members.values())
+        for member in members:
+            if member.seat is not None and member.status is not SeatStatus.LEFT:
+                member.status = step(member.status, Trigger.GAME_OVER)
+        self.members.clear()
+        self._on_closed(self)
+        for member in members:
+            if member.listener is not None:
+                member.listener.ended(self.room_id, reason, text)
+
+    # ---------------------------------------------------------------- crash recovery
+
+    def replay(self, entries: Iterable[LogEntry]) -> None:
+        """Rebuild the state from a log without publishing or logging anything."""
+        self._replaying = True
+        try:
+            for entry in entries:
+                self._apply_entry(entry)
+                self._log_n = entry.n
+        finally:
+            self._replaying = False
+
+    def _apply_entry(self, entry: LogEntry) -> None:
+        data: Any = entry.data
+        seat = entry.seat
+        if entry.kind == "join":
+            self.state.seat_join(str(data["name"]))
+        elif entry.kind == "away" and seat is not None:
+            self.state.seat_away(seat)
+            self._replayed_away.add(seat)
+        elif entry.kind == "back" and seat is not None:
+            self.state.seat_back(seat)
+            self._replayed_away.discard(seat)
+        elif entry.kind == "leave" and seat is not None:
+            self.state.seat_leave(seat)
+            self._replayed_away.discard(seat)
+        elif entry.kind == "rename" and seat is not None:
+            self.state.seat_rename(seat, str(data["name"]))
+        elif entry.kind == "start":
+            self.state.start()
+        elif entry.kind == "act" and seat is not None:
+            self.state.apply(seat, self.game_type.actions.decode(data))
+        elif entry.kind == "timeout":
+            self.state.on_timeout(str(data["key"]))
+        else:
+            raise ValueError(f"room {self.room_id}: unknown log entry {entry.kind!r}")
+
+    def resume_after_restart(self) -> None:
+        """After :meth:`replay`: every seat's player is offline now. Hold the seats of a running
+        game for the grace; release lobby seats (there is no grace before a game starts)."""
+        for seat, name in sorted(self.state.seat_names().items()):
+            member = Member(name, seat, SeatStatus.SEATED, None)
+            self.members[name.lower()] = member
+        for member in list(self.members.values()):
+            if self.state.started:
+                member.status = SeatStatus.PLAYING
+                if member.seat in self._replayed_away:
+                    member.status = SeatStatus.AWAY
+                    seat = member.seat
+                    assert seat is not None
+                    self._graces[seat] = self._clock.call_later(
+                        self.grace_seconds,
+                        lambda member=member: self._grace_over(member),  # type: ignore[misc]
+                    )
+                else:
+                    self.drop(member.name)
+            else:
+                self.drop(member.name)
+        self._sync_timers()
+
+
+def _opt_str(value: JSON) -> str | None:
+    return value if isinstance(value, str) else None
