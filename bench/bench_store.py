@@ -1,0 +1,89 @@
+"""How fast the stores take room-log appends, and how fast a crashed hall reloads its rooms.
+
+Every accepted move is appended (and committed) before it is broadcast, so the append rate
+bounds the moves per second the whole server can accept. The in-memory store, which does the
+same checks and JSON encoding without a database, is the baseline measured in the same run.
+
+Run: ``.venv/bin/python bench/bench_store.py [--appends N] [--rooms R]``. Prints a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from gamehall.store.base import LogEntry, Store
+from gamehall.store.memory import MemoryStore
+from gamehall.store.sqlite import SqliteStore
+
+ACTION = {"type": "pick", "cards": [17, 233], "round": 4}
+
+
+def fill(store: Store, rooms: int, appends: int) -> float:
+    """Create ``rooms`` rooms and append ``appends`` entries round-robin; return the seconds
+    spent in the appends only.
+    """
+    for r in range(rooms):
+        store.create_room(f"room-{r}", "aah", {"aplimit": 7, "timeout": 45}, 2**64 - 1 - r, {"title": "t"}, r)
+    numbers = [0] * rooms
+    started = time.perf_counter()
+    for i in range(appends):
+        r = i % rooms
+        numbers[r] += 1
+        store.append(f"room-{r}", LogEntry(numbers[r], "act", i % 6, ACTION, 1000.0 + i))
+    return time.perf_counter() - started
+
+
+def timed(call: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    call()
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--appends", type=int, default=50_000, help="appends per store (default 50000)")
+    parser.add_argument("--rooms", type=int, default=100, help="rooms the appends are spread over")
+    args = parser.parse_args()
+    appends: int = args.appends
+    rooms: int = args.rooms
+    power_safe_appends = max(appends // 25, rooms)  # an fsync per commit: far slower
+
+    rows: list[tuple[str, int, float, float, float]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        cases: list[tuple[str, Callable[[], Store], int]] = [
+            ("MemoryStore (baseline)", MemoryStore, appends),
+            ("SqliteStore WAL, synchronous=NORMAL", lambda: SqliteStore(Path(tmp) / "normal.db"), appends),
+            (
+                "SqliteStore WAL, synchronous=FULL",
+                lambda: SqliteStore(Path(tmp) / "full.db", power_safe=True),
+                power_safe_appends,
+            ),
+        ]
+        for name, open_store, count in cases:
+            store = open_store()
+            seconds = fill(store, rooms, count)
+            reload_s = timed(store.unfinished_rooms)
+            load_s = timed(lambda s=store: s.load_room("room-0"))  # type: ignore[misc]
+            store.close()
+            rows.append((name, count, count / seconds, reload_s * 1000, load_s * 1000))
+
+    baseline = rows[0][2]
+    header = f"{'store':<38} {'appends':>8} {'appends/s':>11} {'vs base':>8} {'reload ms':>10} {'load ms':>8}"
+    print(f"{rooms} rooms, entries appended round-robin, each committed before the next")
+    print(header)
+    print("-" * len(header))
+    for name, count, rate, reload_ms, load_ms in rows:
+        print(
+            f"{name:<38} {count:>8} {rate:>11,.0f} {rate / baseline:>8.2f} {reload_ms:>10.1f} {load_ms:>8.2f}"
+        )
+    print("reload = unfinished_rooms() with every log; load = load_room() of one room")
+
+
+if __name__ == "__main__":
+    main()
