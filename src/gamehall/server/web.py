@@ -1,0 +1,179 @@
+"""HTTP on the server's loop (aiohttp): the browser client, its WebSocket, metrics and checks.
+
+Routes:
+
+- ``GET /`` and ``GET /<file>``: the browser client, static files from the ``gamehall/web``
+  package directory (``index.html`` for ``/``);
+- ``GET /ws``: the web protocol (:mod:`gamehall.server.websocket`);
+- ``GET /metrics``: Prometheus text exposition (:class:`gamehall.server.metrics.ServerMetrics`);
+- ``GET /healthz``: ``{"status": "ok", "uptime_s", "rooms", "users", "connections"}``;
+- ``GET /api/rooms``: the open rooms, as the web protocol's lobby lists them;
+- ``GET /api/rooms/{id}/log``: a finished room's log from the store, for replays and audits.
+  A running room's log is refused (409): its entries and seed would reveal hidden
+  information (hands, submissions) while the game is still on.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import orjson
+from aiohttp import web
+
+from gamehall.protocols._core import RoomInfo
+from gamehall.protocols.web.messages import room_json
+from gamehall.rules._core import JSON
+from gamehall.server.limits import ConnectionLimits
+from gamehall.server.metrics import CONTENT_TYPE, ServerMetrics
+from gamehall.server.tracker import ConnectionTracker
+from gamehall.server.websocket import WebDialogueFactory, serve_websocket
+from gamehall.store.base import RoomRecord
+
+log = logging.getLogger("gamehall.server")
+
+PUBLIC_META_KEYS = ("title", "operator", "extra")
+"""Room meta a log may show; the rest (password hash, resume tokens) never leaves the server."""
+
+
+class HallFacts(Protocol):
+    """What the HTTP side reads from the hall."""
+
+    def rooms(self, game: str | None = None) -> list[RoomInfo]: ...
+
+    def stats(self) -> dict[str, int]: ...
+
+
+class RoomLogs(Protocol):
+    """What the HTTP side reads from the store."""
+
+    def load_room(self, room_id: str) -> RoomRecord | None: ...
+
+
+@dataclass(slots=True)
+class WebContext:
+    """Everything the handlers need, shared with the TCP side of the server."""
+
+    hall: HallFacts
+    store: RoomLogs
+    dialogue_factory: WebDialogueFactory
+    limits: ConnectionLimits
+    metrics: ServerMetrics
+    tracker: ConnectionTracker
+    static_dir: Path | None = field(default_factory=lambda: default_static_dir())
+    started: float = field(default_factory=time.monotonic)
+
+
+def default_static_dir() -> Path | None:
+    """The installed browser client (``gamehall/web``), or ``None`` if it is missing."""
+    candidate = importlib.resources.files("gamehall").joinpath("web")
+    path = Path(str(candidate))
+    return path if path.is_dir() else None
+
+
+def build_web_app(context: WebContext) -> web.Application:
+    """The aiohttp application serving every route above."""
+    handlers = _Handlers(context)
+    app = web.Application(client_max_size=64 * 1024)
+    app.router.add_get("/ws", handlers.websocket)
+    app.router.add_get("/metrics", handlers.metrics)
+    app.router.add_get("/healthz", handlers.healthz)
+    app.router.add_get("/api/rooms", handlers.rooms)
+    app.router.add_get("/api/rooms/{room_id}/log", handlers.room_log)
+    app.router.add_get("/", handlers.static)
+    app.router.add_get("/{path:.+}", handlers.static)
+    return app
+
+
+async def start_web(app: web.Application, host: str, port: int) -> tuple[web.AppRunner, int]:
+    """Serve ``app`` on ``host:port`` on the running loop; returns the runner and bound port."""
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port, reuse_address=True)
+    await site.start()
+    bound = next((int(address[1]) for address in runner.addresses if isinstance(address, tuple)), port)
+    return runner, bound
+
+
+def _json(value: JSON, status: int = 200) -> web.Response:
+    return web.Response(body=orjson.dumps(value), status=status, content_type="application/json")
+
+
+def log_json(record: RoomRecord) -> dict[str, JSON]:
+    """A finished room's log as served by ``/api/rooms/{id}/log``: enough to replay it."""
+    return {
+        "room_id": record.room_id,
+        "game": record.game,
+        "config": record.config,
+        "seed": str(record.seed),  # 64-bit: a string, so JavaScript does not round it
+        "meta": {key: record.meta[key] for key in PUBLIC_META_KEYS if key in record.meta},
+        "created_at": record.created_at,
+        "finished_at": record.finished_at,
+        "result": record.result,
+        "entries": [
+            {"n": entry.n, "kind": entry.kind, "seat": entry.seat, "data": entry.data, "at": entry.at}
+            for entry in record.entries
+        ],
+    }
+
+
+class _Handlers:
+    def __init__(self, context: WebContext) -> None:
+        self._context = context
+
+    async def websocket(self, request: web.Request) -> web.StreamResponse:
+        context = self._context
+        return await serve_websocket(
+            request, context.dialogue_factory, context.limits, context.metrics, context.tracker
+        )
+
+    async def metrics(self, request: web.Request) -> web.Response:
+        response = web.Response(text=self._context.metrics.render())
+        response.headers["Content-Type"] = CONTENT_TYPE
+        return response
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        stats = self._context.hall.stats()
+        return _json(
+            {
+                "status": "ok",
+                "uptime_s": round(time.monotonic() - self._context.started, 3),
+                "rooms": stats.get("rooms", 0),
+                "users": stats.get("users", 0),
+                "connections": len(self._context.tracker),
+            }
+        )
+
+    async def rooms(self, request: web.Request) -> web.Response:
+        game = request.query.get("game")
+        rooms: list[JSON] = [room_json(info) for info in self._context.hall.rooms(game)]
+        return _json(rooms)
+
+    async def room_log(self, request: web.Request) -> web.Response:
+        room_id = request.match_info["room_id"]
+        record = self._context.store.load_room(room_id)
+        if record is None:
+            return _json({"error": "no_such_room", "reason": f"There is no room {room_id}."}, 404)
+        if not record.finished:
+            reason = "The room is still running; its log is published when it ends."
+            return _json({"error": "room_running", "reason": reason}, 409)
+        return _json(log_json(record))
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        base = self._context.static_dir
+        if base is None:
+            raise web.HTTPNotFound(text="The browser client is not installed.")
+        relative = request.match_info.get("path", "") or "index.html"
+        target = (base / relative).resolve()
+        root = base.resolve()
+        if not target.is_relative_to(root):
+            raise web.HTTPNotFound()
+        if target.is_dir():
+            target = target / "index.html"
+        if not target.is_file():
+            raise web.HTTPNotFound()
+        return web.FileResponse(target)

@@ -1,0 +1,238 @@
+"""One browser connection: a WebSocket feeding the web protocol's sans-I/O dialogue.
+
+The dialogue gets ``send_text`` and ``close`` callables (:class:`WebConnection` provides them)
+and is fed every text message through ``text_received``. The same rules as for TCP apply
+(:mod:`gamehall.server.limits`):
+
+- a bounded send queue: ``send_text`` only queues; one writer task sends in order. Queued bytes
+  above ``out_queue_limit_bytes`` cut the browser off as a drop;
+- the input rate limit (one token per WebSocket message);
+- binary frames are refused with close code 1008 (policy violation): the web protocol is JSON
+  text; messages over 64 KiB are refused by aiohttp with 1009 (message too big);
+- a WebSocket heartbeat (ping every ``HEARTBEAT_S``) finds dead peers. There is no idle
+  timeout here: a spectator may watch silently for a whole game, and the heartbeat already
+  tells a live browser from a dead one;
+- ``connection_lost()`` reaches the dialogue exactly once, whatever ended the socket, and an
+  exception from the dialogue closes this connection only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from gamehall.server.limits import ConnectionLimits, TokenBucket
+from gamehall.server.metrics import ServerMetrics
+from gamehall.server.tracker import ConnectionTracker, next_connection_id
+
+log = logging.getLogger("gamehall.server")
+
+PROTOCOL = "web"
+MAX_MESSAGE_BYTES = 64 * 1024
+HEARTBEAT_S = 20.0
+
+
+class TextDialogue(Protocol):
+    """What the server needs of the web protocol's dialogue."""
+
+    def text_received(self, text: str) -> None: ...
+
+    def connection_lost(self) -> None: ...
+
+
+WebDialogueFactory = Callable[[Callable[[str], None], Callable[[], None]], TextDialogue]
+"""``factory(send_text, close)``; the server binds the hall and the clock beforehand."""
+
+
+class WebConnection:
+    """The server side of one WebSocket (see the module docstring)."""
+
+    def __init__(
+        self,
+        request: web.Request,
+        socket: web.WebSocketResponse,
+        limits: ConnectionLimits,
+        metrics: ServerMetrics,
+    ) -> None:
+        self.connection_id = next_connection_id(PROTOCOL)
+        self.peer = request.remote or "?"
+        self._request = request
+        self._socket = socket
+        self._limits = limits
+        self._metrics = metrics
+        self._queue: collections.deque[tuple[str, int]] = collections.deque()
+        self._queued_bytes = 0
+        self._wakeup = asyncio.Event()
+        self._closing = False
+        self._close_code = WSCloseCode.OK
+        self._close_reason = "peer"
+        self._done = False
+        self._bucket = TokenBucket(limits.rate_per_s, limits.rate_burst, asyncio.get_running_loop().time())
+
+    # ---- what the dialogue calls -----------------------------------------------------------
+
+    def send_text(self, text: str) -> None:
+        """Queue one text message; cut the browser off if it is too far behind."""
+        if self._closing or self._done:
+            return
+        size = len(text.encode())
+        self._queue.append((text, size))
+        self._queued_bytes += size
+        self._metrics.messages_out.inc(PROTOCOL)
+        self._metrics.bytes_out.inc(PROTOCOL, amount=size)
+        if self._queued_bytes > self._limits.out_queue_limit_bytes:
+            log.warning(
+                "%s (%s) fell more than %d bytes behind; dropped as a slow consumer",
+                self.connection_id,
+                self.peer,
+                self._limits.out_queue_limit_bytes,
+            )
+            self._metrics.errors.inc(PROTOCOL)
+            self._close_reason = "slow_consumer"
+            self.abort()
+            return
+        self._wakeup.set()
+
+    def close(self) -> None:
+        """Send what is queued, then close the WebSocket normally."""
+        self._begin_close(WSCloseCode.OK, "server")
+
+    # ---- TrackedConnection -----------------------------------------------------------------
+
+    def abort(self) -> None:
+        """Drop the TCP connection at once; the receive loop then ends the dialogue."""
+        self._closing = True
+        self._queue.clear()
+        self._queued_bytes = 0
+        transport = self._request.transport
+        if transport is not None:
+            transport.abort()
+        self._wakeup.set()
+
+    # ---- the connection's life -------------------------------------------------------------
+
+    async def serve(self, factory: WebDialogueFactory) -> None:
+        """Run the connection until the socket ends; returns after ``connection_lost``."""
+        writer = asyncio.create_task(self._write_loop(), name=f"{self.connection_id} writer")
+        dialogue: TextDialogue | None = None
+        try:
+            dialogue = factory(self.send_text, self.close)
+            await self._read_loop(dialogue)
+        except Exception:
+            self._failed("running the dialogue")
+        finally:
+            self._done = True
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+            if not self._socket.closed and self._close_reason != "slow_consumer":
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self._socket.close(code=self._close_code), 1.0)
+            if dialogue is not None:
+                try:
+                    dialogue.connection_lost()
+                except Exception:
+                    self._metrics.errors.inc(PROTOCOL)
+                    log.exception("%s: dialogue raised in connection_lost", self.connection_id)
+
+    @property
+    def close_reason(self) -> str:
+        return self._close_reason
+
+    async def _read_loop(self, dialogue: TextDialogue) -> None:
+        loop = asyncio.get_running_loop()
+        async for message in self._socket:
+            if self._closing:
+                continue  # input after close() is discarded; wait for the close handshake
+            if message.type is WSMsgType.TEXT:
+                text: str = message.data
+                self._metrics.messages_in.inc(PROTOCOL)
+                self._metrics.bytes_in.inc(PROTOCOL, amount=len(text))
+                if not self._bucket.take(loop.time()):
+                    log.warning(
+                        "%s (%s) exceeded %.0f messages/s (burst %.0f); closing",
+                        self.connection_id,
+                        self.peer,
+                        self._limits.rate_per_s,
+                        self._limits.rate_burst,
+                    )
+                    self._metrics.errors.inc(PROTOCOL)
+                    self._begin_close(WSCloseCode.POLICY_VIOLATION, "rate_limited")
+                    continue
+                started = time.perf_counter()
+                try:
+                    dialogue.text_received(text)
+                except Exception:
+                    self._failed("handling input")
+                finally:
+                    self._metrics.action_latency.observe(time.perf_counter() - started)
+            elif message.type is WSMsgType.BINARY:
+                log.info("%s (%s) sent a binary frame; closing", self.connection_id, self.peer)
+                self._metrics.errors.inc(PROTOCOL)
+                self._begin_close(WSCloseCode.POLICY_VIOLATION, "binary_frame")
+            elif message.type is WSMsgType.ERROR:
+                log.info("%s (%s): %s", self.connection_id, self.peer, self._socket.exception())
+                self._close_reason = "error"
+                return
+
+    async def _write_loop(self) -> None:
+        try:
+            while True:
+                await self._wakeup.wait()
+                self._wakeup.clear()
+                while self._queue and not self._socket.closed:
+                    text, size = self._queue.popleft()
+                    self._queued_bytes -= size
+                    await self._socket.send_str(text)
+                if self._closing and not self._socket.closed:
+                    await self._socket.close(code=self._close_code)
+                    return
+        except (ConnectionError, RuntimeError) as exc:  # the socket broke under us
+            log.debug("%s: write failed: %s", self.connection_id, exc)
+            if self._close_reason == "peer":
+                self._close_reason = "error"
+            self.abort()
+
+    def _begin_close(self, code: WSCloseCode, reason: str) -> None:
+        if self._closing or self._done:
+            return
+        self._closing = True
+        self._close_code = code
+        self._close_reason = reason
+        self._wakeup.set()
+
+    def _failed(self, doing: str) -> None:
+        self._metrics.errors.inc(PROTOCOL)
+        log.exception("%s (%s): dialogue raised while %s; closing", self.connection_id, self.peer, doing)
+        self._begin_close(WSCloseCode.INTERNAL_ERROR, "dialogue_error")
+
+
+async def serve_websocket(
+    request: web.Request,
+    factory: WebDialogueFactory,
+    limits: ConnectionLimits,
+    metrics: ServerMetrics,
+    tracker: ConnectionTracker,
+) -> web.WebSocketResponse:
+    """The ``GET /ws`` handler's body: upgrade, then run a :class:`WebConnection`."""
+    socket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES, heartbeat=HEARTBEAT_S)
+    await socket.prepare(request)
+    connection = WebConnection(request, socket, limits, metrics)
+    if not tracker.add(connection):
+        log.warning("%s from %s refused: the server is full", connection.connection_id, connection.peer)
+        await socket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"server full")
+        return socket
+    metrics.connection_opened(PROTOCOL)
+    try:
+        await connection.serve(factory)
+    finally:
+        tracker.remove(connection)
+        metrics.connection_closed(PROTOCOL, connection.close_reason)
+    return socket
