@@ -94,6 +94,7 @@ class Hall:
         directory: RoomDirectory | None = None,
         seed_source: Callable[[], int] | None = None,
         wall_time: Callable[[], float] = time.time,
+        bot_seater: Callable[[Hall, str, int, str], list[str]] | None = None,
     ) -> None:
         self.game_types: dict[str, GameType] = dict(games)
         self.store = store
@@ -105,7 +106,7 @@ class Hall:
         self._wall_time = wall_time
         self._users: dict[str, User] = {}
         self._room_counter = 0
-        self.bots: object | None = None  # set by gamehall.bots.hall_bots.attach()
+        self._bot_seater = bot_seater
 
     # ---------------------------------------------------------------- HallPort
 
@@ -165,6 +166,17 @@ class Hall:
         for room in self.directory.rooms(None):
             counts[room.game_type.game_id] = counts.get(room.game_type.game_id, 0) + 1
         return counts
+
+    def add_bots(self, room_id: str, count: int, policy: str = "random") -> list[str]:
+        """Seat ``count`` in-process bots in ``room_id``. The bots hang off the side of the hall,
+        so the server hands their seating function in (``gamehall.bots.hall_bots.add_bots``).
+
+        Raises:
+            HallError: ``no_bots`` when this hall was built without bots, or the seating fails.
+        """
+        if self._bot_seater is None:
+            raise HallError("no_bots", "This server has no bots.")
+        return self._bot_seater(self, room_id, count, policy)
 
     def user_online(self, name: str) -> bool:
         user = self._users.get(name.lower())

@@ -82,7 +82,6 @@ class Room:
         self._history: deque[Delivery] = deque(maxlen=HISTORY_LIMIT)
         self._timers: dict[str, tuple[Cancellable, float]] = {}  # key -> (handle, deadline)
         self._graces: dict[Seat, Cancellable] = {}
-        self._replaying = False
         self._replayed_away: set[Seat] = set()  # seats the log left held, for resume_after_restart
         self.closed = False
 
@@ -270,8 +269,6 @@ class Room:
         if self.closed:
             raise HallError("closed", "This room is closed.")
         events = call()
-        if self._replaying:
-            return
         self._log_n += 1
         self._store.append(self.room_id, LogEntry(self._log_n, kind, seat, data, self._wall_time()))
         self._publish(events)
@@ -391,40 +388,42 @@ class Room:
 
     # ---------------------------------------------------------------- crash recovery
 
-    def replay(self, entries: Iterable[LogEntry]) -> None:
-        """Rebuild the state from a log without publishing or logging anything."""
-        self._replaying = True
-        try:
-            for entry in entries:
-                self._apply_entry(entry)
-                self._log_n = entry.n
-        finally:
-            self._replaying = False
+    def replay(
+        self, entries: Iterable[LogEntry], observe: Callable[[LogEntry, list[Event]], None] | None = None
+    ) -> None:
+        """Rebuild the state from a log without publishing or logging anything. ``observe``
+        sees each entry with the events it produced (``gamehall replay --events``)."""
+        for entry in entries:
+            events = self._apply_entry(entry)
+            self._log_n = entry.n
+            if observe is not None:
+                observe(entry, events)
 
-    def _apply_entry(self, entry: LogEntry) -> None:
+    def _apply_entry(self, entry: LogEntry) -> list[Event]:
         data: Any = entry.data
         seat = entry.seat
         if entry.kind == "join":
-            self.state.seat_join(str(data["name"]))
-        elif entry.kind == "away" and seat is not None:
-            self.state.seat_away(seat)
+            return self.state.seat_join(str(data["name"]))[1]
+        if entry.kind == "start":
+            return self.state.start()
+        if entry.kind == "timeout":
+            return self.state.on_timeout(str(data["key"]))
+        if seat is None:
+            raise ValueError(f"room {self.room_id}: log entry {entry.n} ({entry.kind}) has no seat")
+        if entry.kind == "away":
             self._replayed_away.add(seat)
-        elif entry.kind == "back" and seat is not None:
-            self.state.seat_back(seat)
+            return self.state.seat_away(seat)
+        if entry.kind == "back":
             self._replayed_away.discard(seat)
-        elif entry.kind == "leave" and seat is not None:
-            self.state.seat_leave(seat)
+            return self.state.seat_back(seat)
+        if entry.kind == "leave":
             self._replayed_away.discard(seat)
-        elif entry.kind == "rename" and seat is not None:
-            self.state.seat_rename(seat, str(data["name"]))
-        elif entry.kind == "start":
-            self.state.start()
-        elif entry.kind == "act" and seat is not None:
-            self.state.apply(seat, self.game_type.actions.decode(data))
-        elif entry.kind == "timeout":
-            self.state.on_timeout(str(data["key"]))
-        else:
-            raise ValueError(f"room {self.room_id}: unknown log entry {entry.kind!r}")
+            return self.state.seat_leave(seat)
+        if entry.kind == "rename":
+            return self.state.seat_rename(seat, str(data["name"]))
+        if entry.kind == "act":
+            return self.state.apply(seat, self.game_type.actions.decode(data))
+        raise ValueError(f"room {self.room_id}: unknown log entry {entry.kind!r}")
 
     def resume_after_restart(self) -> None:
         """After :meth:`replay`: every seat's player is offline now. Hold the seats of a running

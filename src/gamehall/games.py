@@ -1,0 +1,45 @@
+"""The games this server hosts, and the legacy protocol each one speaks.
+
+One table maps a game id to its engine (``rules``) and to the module whose ``make_dialogue``
+serves its legacy TCP protocol; the server, the CLI and the bots all read it, so adding a game is
+one row here plus its packages.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from gamehall.rules._core import GameType
+
+
+@dataclass(frozen=True, slots=True)
+class GameEntry:
+    game_id: str
+    rules_module: str  # exports GAME_TYPE
+    protocol: str  # the port/flag name: --<protocol>-port
+    dialogue_module: str  # exports make_dialogue(hall, wire, clock)
+    default_port: int
+
+
+GAMES: tuple[GameEntry, ...] = (
+    GameEntry("aah", "gamehall.rules.aah", "aah", "gamehall.protocols.aah.dialogue", 11235),
+)
+
+
+def game_types() -> dict[str, GameType]:
+    """Every hosted game's GameType, by game id."""
+    types: dict[str, GameType] = {}
+    for entry in GAMES:
+        module = importlib.import_module(entry.rules_module)
+        game_type = module.GAME_TYPE
+        assert isinstance(game_type, GameType)
+        types[entry.game_id] = game_type
+    return types
+
+
+def entry_for(game_id: str) -> GameEntry:
+    for entry in GAMES:
+        if entry.game_id == game_id:
+            return entry
+    raise KeyError(game_id)
