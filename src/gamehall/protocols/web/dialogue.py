@@ -72,10 +72,15 @@ BOT_POLICIES = ("random", "heuristic")
 
 class WebHall(HallPort, Protocol):
     """The hall as the web protocol needs it: :class:`HallPort` plus the games it hosts (for
-    ``welcome`` and for decoding actions) and in-process bots (the lobby's "add bots" button)."""
+    ``welcome`` and for decoding actions)."""
 
     @property
     def game_types(self) -> Mapping[str, GameType]: ...
+
+
+@runtime_checkable
+class BotHall(Protocol):
+    """A hall that can seat in-process bots (the lobby's "add bots" button)."""
 
     def add_bots(self, room_id: str, count: int, policy: str = "random") -> None: ...
 
@@ -188,10 +193,19 @@ class WebDialogue:
             "ref": message.id,
         })
         for room_id in session.my_rooms():
-            place = self._enter(session, room_id)
-            kind = "spectating" if place.seat is None else "joined"
-            self._send({"t": kind, "room": room_json(place.room.info()), "seat": place.seat})
-            self._mark_stale(room_id)
+            self._take_back(session, room_id)
+
+    def _take_back(self, session: Session, room_id: str) -> None:
+        """After a resumed login: reclaim the seat held in ``room_id`` (or watch it again)."""
+        try:
+            if session.seat_in(room_id) is not None:
+                session.join(room_id)
+            else:
+                session.spectate(room_id)
+        except (HallError, RuleError) as exc:
+            log.info("web: %s could not return to room %s: %s", session.name, room_id, exc)
+            return
+        self._joined(session, room_id, None)
 
     # ------------------------------------------------------------------ commands
 
@@ -276,6 +290,8 @@ class WebDialogue:
             raise HallError("bad_count", f"Add between 1 and {MAX_BOTS_PER_REQUEST} bots at a time.")
         if message.policy not in BOT_POLICIES:
             raise HallError("bad_policy", f"Bot policy must be one of {', '.join(BOT_POLICIES)}.")
+        if not isinstance(self._hall, BotHall):
+            raise HallError("no_bots", "This server has no bots.")
         self._hall.add_bots(message.room, message.count, message.policy)
 
     def _resume(self, session: Session, message: Resume) -> None:
