@@ -39,7 +39,9 @@ Room settings are checked by the game's own :class:`~gamehall.rules._config.Conf
 same check a room created from the browser gets. A few games accept older, more descriptive
 names for their settings (:data:`SETTING_ALIASES`). Every error is a
 :class:`~gamehall.rules._core.ConfigError` whose message starts with the source that caused it,
-for example ``--set aah.timeout=5: timeout must be at least 15 (got 5)``.
+for example ``--set aah.timeout=5: timeout must be at least 15 (got 5)``. Paths (``db``,
+``deck_dirs``) are used as written, relative ones against the working directory, whatever
+source gave them.
 """
 
 from __future__ import annotations
