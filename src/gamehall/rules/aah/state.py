@@ -1,0 +1,168 @@
+"""The data of one AAH table: seats, piles, the current round, the running timer.
+
+Plain records, no rules: the rules live in :mod:`.rounds` (the game) and :mod:`.table` (the
+public face the hall talks to). Keeping every piece of state in :class:`TableState` makes the
+whole table one object built only from ``(config, seed)`` and the inputs replayed on it.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from gamehall.rules._core import JSON, Rng, Seat, Timer
+from gamehall.rules.aah.cards import BlackCard, WhiteCard
+from gamehall.rules.aah.piles import Pile
+
+HAND_SIZE = 10
+"""Cards in a full hand (seed)."""
+
+SHORT_COUNTDOWN = 3
+"""Seconds left of the autostart countdown once the table is full (5.2)."""
+
+
+class Phase(enum.Enum):
+    """Where the table is in its lifecycle (5.2); the values are what ``view()`` reports."""
+
+    LOBBY = "lobby"
+    WAITING = "waiting"
+    PICK = "pick"
+    JUDGE = "judge"
+    GAP = "gap"
+    OVER = "over"
+    ABORTED = "aborted"
+
+
+class TimerKind(enum.Enum):
+    """What a running timer is for; its key is ``f"{kind}:{serial}"``."""
+
+    AUTOSTART = "autostart"
+    AUTOSTART_SHORT = "autostart_short"
+    PICK = "pick"
+    JUDGE = "judge"
+    GAP = "gap"
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    """One seat: who holds it and what they hold.
+
+    A seat is *present* while its player is connected, *held* while away (still counted for
+    the table, skipped by the game), and *released* for good when it leaves; a released seat
+    keeps its record (for the outcome) but its number is never handed out again.
+    """
+
+    seat: Seat
+    name: str
+    present: bool = True
+    released: bool = False
+    points: int = 0
+    hand: list[WhiteCard] = field(default_factory=list)
+    skips: int = 0
+    """Consecutive timeouts (5.7), for ``kick_after_skips``."""
+    drawn_round: int = 0
+    """The last round whose draw step this seat received (a seat back from away may have
+    missed the current one, 6.3)."""
+
+
+@dataclass(slots=True)
+class RoundState:
+    """The round being played: czar, black card and the cards played so far."""
+
+    number: int
+    czar: Seat
+    black: BlackCard
+    legacy_draw_skipped: bool = False
+    settled: bool = False
+    """Whether the round has ended and its cards went to the discards or back to hands."""
+    submissions: dict[Seat, list[WhiteCard]] = field(default_factory=dict)
+    """Cards played per seat, in play order; partial ones included during the pick phase."""
+    reveal_order: list[Seat] = field(default_factory=list)
+    """The owners of the revealed submissions, in the one shuffled order every seat saw.
+    A withdrawn submission (its seat was released) is removed."""
+
+    def is_complete(self, seat: Seat) -> bool:
+        return len(self.submissions.get(seat, ())) >= self.black.pick
+
+
+@dataclass(frozen=True, slots=True)
+class LastRound:
+    """How the previous round ended, for ``view()``. ``submissions`` name their owners only
+    for a won round: a void round's cards went back to their hands and stay secret."""
+
+    winner: Seat | None
+    winner_name: str | None
+    card_id: int | None
+    submissions: tuple[tuple[Seat, tuple[WhiteCard, ...]], ...] = ()
+
+
+@dataclass(slots=True)
+class TableState:
+    """Everything one table knows. Built by :func:`gamehall.rules.aah.table.new_game`."""
+
+    config: Mapping[str, JSON]
+    rng: Rng
+    whites: Pile[WhiteCard]
+    blacks: Pile[BlackCard]
+    deck_whites: int
+    deck_blacks: int
+    phase: Phase = Phase.LOBBY
+    seats: dict[Seat, SeatRecord] = field(default_factory=dict)
+    round_number: int = 0
+    round: RoundState | None = None
+    last_round: LastRound | None = None
+    previous_czar: Seat | None = None
+    previous_winner: Seat | None = None
+    skip_next_legacy_draw: bool = False
+    winner: Seat | None = None
+    timer: Timer | None = None
+    timer_kind: TimerKind | None = None
+    timer_serial: int = 0
+
+    # -- settings, typed ---------------------------------------------------------------------
+
+    def setting(self, name: str) -> int:
+        value = self.config[name]
+        assert isinstance(value, int)
+        return value
+
+    @property
+    def min_players(self) -> int:
+        return self.setting("min_players")
+
+    @property
+    def playermax(self) -> int:
+        return self.setting("playermax")
+
+    # -- seats -------------------------------------------------------------------------------
+
+    def taken(self) -> list[SeatRecord]:
+        """Seats not released (present or held), in seat order."""
+        return [rec for rec in self.seats.values() if not rec.released]
+
+    def present(self) -> list[SeatRecord]:
+        """Seats whose player is here, in seat order."""
+        return [rec for rec in self.seats.values() if not rec.released and rec.present]
+
+    def present_seats(self) -> frozenset[Seat]:
+        return frozenset(rec.seat for rec in self.present())
+
+    def current_czar(self) -> Seat | None:
+        """The czar of the round in play or just ended; ``None`` before the first round and
+        while waiting for players."""
+        if self.round is None or self.phase in (Phase.LOBBY, Phase.WAITING):
+            return None
+        return self.round.czar
+
+    # -- timers ------------------------------------------------------------------------------
+
+    def set_timer(self, kind: TimerKind, seconds: float) -> None:
+        """Start a timer; its key is new, so the hall restarts it."""
+        self.timer_serial += 1
+        self.timer = Timer(f"{kind.value}:{self.timer_serial}", seconds)
+        self.timer_kind = kind
+
+    def clear_timer(self) -> None:
+        self.timer = None
+        self.timer_kind = None
