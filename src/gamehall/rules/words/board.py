@@ -64,6 +64,18 @@ class BoardLayout:
     def width(self) -> int:
         return len(self.premiums[0])
 
+    @property
+    def symmetric(self) -> bool:
+        """Whether the layout is its own transpose (start square included), as the standard board is.
+
+        On such a board an empty-board move scores the same across and down.
+        """
+        return (
+            self.width == self.height
+            and self.start[0] == self.start[1]
+            and all(self.premiums[r][c] == self.premiums[c][r] for r in range(self.height) for c in range(r))
+        )
+
     def on_board(self, row: int, col: int) -> bool:
         return 0 <= row < self.height and 0 <= col < self.width
 
