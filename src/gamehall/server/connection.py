@@ -100,6 +100,11 @@ class TcpConnection(asyncio.Protocol):
         """Flush what is queued, then close. Later input and sends are discarded."""
         self._begin_close("server")
 
+    @property
+    def transport(self) -> asyncio.Transport | None:
+        """The socket's transport (``None`` before ``connection_made``), for inspection."""
+        return self._transport
+
     # ---- TrackedConnection -----------------------------------------------------------------
 
     def abort(self) -> None:

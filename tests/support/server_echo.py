@@ -1,0 +1,107 @@
+"""Test doubles for the server layer: a line-based echo dialogue and a TCP listener around it.
+
+The echo dialogue understands newline-terminated commands, enough to drive every behaviour
+of :class:`gamehall.server.connection.TcpConnection` from a real socket:
+
+- ``echo X``   -> sends ``X\\n``
+- ``burst N``  -> sends ``N`` frames ``i\\n`` in one go (one loop iteration)
+- ``boom``     -> raises (a dialogue bug)
+- ``bye``      -> sends ``bye\\n`` then closes the wire
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from gamehall.protocols._core import Wire
+from gamehall.server.connection import TcpConnection, connection_factory
+from gamehall.server.limits import ConnectionLimits
+from gamehall.server.listeners import bound_port, start_tcp
+from gamehall.server.metrics import ServerMetrics
+from gamehall.server.tracker import ConnectionTracker
+
+
+class DialogueBug(Exception):
+    """What ``boom`` raises."""
+
+
+class EchoDialogue:
+    def __init__(self, wire: Wire) -> None:
+        self.wire = wire
+        self.buffer = b""
+        self.received: list[bytes] = []
+        self.lost = 0
+
+    def data_received(self, data: bytes) -> None:
+        self.received.append(data)
+        self.buffer += data
+        while b"\n" in self.buffer:
+            line, self.buffer = self.buffer.split(b"\n", 1)
+            self._command(line.decode())
+
+    def _command(self, line: str) -> None:
+        verb, _, rest = line.partition(" ")
+        if verb == "echo":
+            self.wire.send(rest.encode() + b"\n")
+        elif verb == "burst":
+            for index in range(int(rest)):
+                self.wire.send(f"{index}\n".encode())
+        elif verb == "boom":
+            raise DialogueBug("the dialogue has a bug")
+        elif verb == "bye":
+            self.wire.send(b"bye\n")
+            self.wire.close()
+
+    def connection_lost(self) -> None:
+        self.lost += 1
+
+
+@dataclass
+class EchoServer:
+    """A listener of echo dialogues; remembers every connection and dialogue made."""
+
+    server: asyncio.Server
+    port: int
+    metrics: ServerMetrics
+    tracker: ConnectionTracker
+    dialogues: list[EchoDialogue] = field(default_factory=list)
+
+    @property
+    def connections(self) -> list[TcpConnection]:
+        return [dialogue.wire for dialogue in self.dialogues]  # type: ignore[misc]
+
+    async def wait_for_dialogues(self, count: int) -> None:
+        for _ in range(400):
+            if len(self.dialogues) >= count:
+                return
+            await asyncio.sleep(0.005)
+        raise AssertionError(f"expected {count} connections, got {len(self.dialogues)}")
+
+    async def wait_lost(self, dialogue: EchoDialogue, timeout: float = 2.0) -> None:
+        for _ in range(int(timeout / 0.005)):
+            if dialogue.lost:
+                return
+            await asyncio.sleep(0.005)
+        raise AssertionError("the connection did not end")
+
+    async def close(self) -> None:
+        await self.tracker.drain(1.0)
+        self.server.close()
+        await self.server.wait_closed()
+
+
+async def start_echo_server(limits: ConnectionLimits | None = None, max_connections: int = 0) -> EchoServer:
+    metrics = ServerMetrics()
+    metrics.add_protocol("echo")
+    tracker = ConnectionTracker(max_connections)
+    dialogues: list[EchoDialogue] = []
+
+    def make_dialogue(wire: Wire) -> EchoDialogue:
+        dialogue = EchoDialogue(wire)
+        dialogues.append(dialogue)
+        return dialogue
+
+    factory = connection_factory("echo", make_dialogue, limits or ConnectionLimits(), metrics, tracker)
+    server = await start_tcp("echo", "127.0.0.1", 0, factory)
+    return EchoServer(server, bound_port(server), metrics, tracker, dialogues)
