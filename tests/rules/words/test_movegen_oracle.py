@@ -1,22 +1,24 @@
 """The GADDAG generator finds exactly the moves a brute-force enumeration finds, with the same scores.
 
-Small boards (7x7 with every premium type) and a small lexicon keep the brute force fast; boards
-are built by playing seeded random legal moves, so the positions have cross-words, blanks on the
-board and tiles at the edges.
+The oracle below enumerates placements naively and asks the referee. Small boards (7x7 with every
+premium type) and a small lexicon keep it fast; boards are built by playing seeded random legal
+moves, so the positions have cross-words, blanks on the board and tiles at the edges.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections import Counter
+from collections.abc import Iterable
 
 import pytest
-from words_oracle import brute_force_moves, key
 
-from gamehall.rules.words.board import Board, BoardLayout
-from gamehall.rules.words.letters import ENGLISH, FRENCH, LetterSet
+from gamehall.rules.words.board import Board, BoardLayout, Direction
+from gamehall.rules.words.letters import BLANK, ENGLISH, FRENCH, LetterSet, Tile
 from gamehall.rules.words.lexicon import Lexicon
 from gamehall.rules.words.movegen import best_move, generate_moves
-from gamehall.rules.words.moves import apply_move
+from gamehall.rules.words.moves import Move, PlacementError, apply_move, validate_move
 
 SMALL = BoardLayout(
     "small",
@@ -40,6 +42,73 @@ _WORD_TEXT = """AA AB AD AE AG AH AI AL AM AN AR AS AT AW AX AY BA BE BI BO BY D
         RETAINS STAINER NASTIER RETINAS ANTSIER AIRS SIR SIRE RISE IRE IRES TIRE TIRES TIER TIERS
         QI QAT ZAX JAB JOB HEX MAX WAX AXE OXEN BOX FOX SEX SIX NIX ZIT ZITS ZED ZEDS DOZE DOZES"""
 WORDS = sorted(set(_WORD_TEXT.split()))
+
+
+# The oracle: shares nothing with the generator. For every segment of every line it tries every
+# lexicon word of that length that agrees with the tiles already there, every way of covering the
+# holes with rack tiles (blank or real where both are possible), and asks the referee.
+
+MoveKey = tuple[int, int, Direction, str, int]
+
+
+def key(move: Move) -> MoveKey:
+    return (move.row, move.col, move.direction, move.word, move.score)
+
+
+def brute_force_moves(
+    board: Board, rack: str, lexicon: Lexicon, words: Iterable[str], letters: LetterSet
+) -> set[MoveKey]:
+    layout = board.layout
+    rack_counts = Counter(rack)
+    by_length: dict[int, list[str]] = {}
+    for word in words:
+        by_length.setdefault(len(word), []).append(word)
+    found: set[MoveKey] = set()
+    for direction in Direction:
+        lines = layout.height if direction is Direction.ACROSS else layout.width
+        size = layout.width if direction is Direction.ACROSS else layout.height
+        for line in range(lines):
+            for first in range(size):
+                for last in range(first + 1, size):
+                    across = direction is Direction.ACROSS
+                    squares = [(line, p) if across else (p, line) for p in range(first, last + 1)]
+                    for candidate in by_length.get(len(squares), []):
+                        for placement in _placements(board, squares, candidate, rack_counts):
+                            try:
+                                move = validate_move(board, rack, placement, lexicon, letters)
+                            except PlacementError:
+                                continue
+                            found.add(key(move))
+    return found
+
+
+def _placements(
+    board: Board, squares: list[tuple[int, int]], word: str, rack: Counter[str]
+) -> Iterable[list[tuple[tuple[int, int], Tile]]]:
+    holes = []
+    for square, letter in zip(squares, word, strict=True):
+        tile = board[square]
+        if tile is None:
+            holes.append((square, letter))
+        elif tile.letter != letter:
+            return
+    if not holes or len(holes) > sum(rack.values()):
+        return
+    options = []
+    for _square, letter in holes:
+        choices = []
+        if rack[letter]:
+            choices.append(False)
+        if rack[BLANK]:
+            choices.append(True)
+        if not choices:
+            return
+        options.append(choices)
+    for blanks in itertools.product(*options):
+        spent = [BLANK if is_blank else letter for (_, letter), is_blank in zip(holes, blanks, strict=True)]
+        used = Counter(spent)
+        if all(used[t] <= rack[t] for t in used):
+            yield [(square, Tile(letter, blank=b)) for (square, letter), b in zip(holes, blanks, strict=True)]
 
 
 @pytest.fixture(scope="module")
