@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from gamehall.config import add_server_arguments
 from gamehall.games import GAMES
 
 
@@ -38,31 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
 
     serve = commands.add_parser("serve", help="run the server")
-    serve.add_argument("--bind", help="address to listen on (default 0.0.0.0)")
-    for entry in GAMES:
-        serve.add_argument(
-            f"--{entry.protocol}-port",
-            type=int,
-            metavar="N",
-            help=f"{entry.game_id} legacy port (default {entry.default_port}; 0 turns it off)",
-        )
-    serve.add_argument(
-        "--web-port", type=int, metavar="N", help="HTTP/WebSocket port (default 8080; 0 = off)"
-    )
-    serve.add_argument("--db", metavar="PATH", help="SQLite store (default ./gamehall.db)")
-    serve.add_argument("--tournament", action="store_true", default=None, help="tournament mode")
-    serve.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="default INFO")
-    serve.add_argument("--config", metavar="FILE", help="TOML config file")
-    serve.add_argument(
-        "--deck-dir", action="append", metavar="DIR", help="extra AAH deck directory (repeatable)"
-    )
-    serve.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="GAME.KEY=VALUE",
-        help="default setting for new rooms, e.g. --set aah.aplimit=3 (repeatable)",
-    )
+    add_server_arguments(serve, listeners=[entry.protocol for entry in GAMES] + ["web"])
 
     bots = commands.add_parser("bots", help="connect bots to a server over a game's legacy protocol")
     bots.add_argument("--game", required=True, choices=[e.game_id for e in GAMES])
@@ -88,21 +65,11 @@ def _serve(args: argparse.Namespace) -> int:
     from gamehall.config import ConfigError, load_config
     from gamehall.games import game_types
 
-    flags: dict[str, Any] = {
-        "bind": args.bind,
-        "web_port": args.web_port,
-        "db": args.db,
-        "tournament": args.tournament,
-        "log_level": args.log_level,
-        "deck_dirs": args.deck_dir,
-    }
-    for entry in GAMES:
-        flags[f"{entry.protocol}_port"] = getattr(args, f"{entry.protocol}_port")
     schemas = {game_id: game_type.schema for game_id, game_type in game_types().items()}
     try:
         config = load_config(
-            flags={k: v for k, v in flags.items() if v is not None},
-            set_items=args.set,
+            flags=vars(args),
+            set_items=args.set_items or [],
             config_path=args.config,
             environ=os.environ,
             schemas=schemas,

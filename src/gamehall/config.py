@@ -50,7 +50,7 @@ import argparse
 import math
 import os
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -436,8 +436,11 @@ def _refuse_shared_ports(ports: Mapping[str, tuple[int, str]]) -> None:
         owner[port] = listener
 
 
-def add_server_arguments(parser: argparse.ArgumentParser) -> None:
+def add_server_arguments(parser: argparse.ArgumentParser, listeners: Iterable[str] | None = None) -> None:
     """Add the flags :func:`load_config` reads, all defaulting to ``None`` ("not given").
+
+    ``listeners`` limits the ``--<listener>-port`` flags to the listeners this build serves
+    (default: every known listener), so ``--help`` offers no flag that would do nothing.
 
     ``--config`` lands in ``args.config`` and ``--set`` items in ``args.set_items`` (a list or
     ``None``); everything else can be passed as ``flags=vars(args)``.
@@ -445,7 +448,10 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("server configuration (flags override GAMEHALL_* and the file)")
     group.add_argument("--config", metavar="PATH", help="TOML configuration file")
     group.add_argument("--bind", metavar="ADDRESS", help="address every listener binds (default 0.0.0.0)")
+    served = set(DEFAULT_PORTS if listeners is None else listeners)
     for listener, port in DEFAULT_PORTS.items():
+        if listener not in served:
+            continue
         group.add_argument(
             f"--{listener}-port",
             type=int,
