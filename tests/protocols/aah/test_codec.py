@@ -368,6 +368,21 @@ def test_fuzz_roundtrip_server_to_client(frames: list[Frame], draw: st.DataObjec
 
 
 @FUZZ
+@given(
+    frames_for(SERVER_COMMANDS).map(lambda f: Frame(f.command, tuple(sanitize_text(a) for a in f.args))),
+    st.text(max_size=30),
+)
+def test_fuzz_acceptance_item_2_server_frames_are_safe(frame: Frame, extra: str) -> None:
+    """Never NUL at offset 4, never shorter than 4 bytes, exactly one ETX, at the end; sanitised
+    text (any string at all) always encodes."""
+    codec = AahCodec(Side.SERVER)
+    for candidate in (frame, Frame("BDCS", (sanitize_text(extra),) if sanitize_text(extra) else ())):
+        data = codec.encode(candidate)
+        assert len(data) >= 5 and data[4] != 0
+        assert data.count(b"\x03") == 1 and data.endswith(b"\x03")
+
+
+@FUZZ
 @given(st.lists(frames_for(CLIENT_COMMANDS), max_size=10), st.data())
 def test_fuzz_roundtrip_client_to_server(frames: list[Frame], draw: st.DataObject) -> None:
     data = b"".join(AahCodec(Side.CLIENT).encode(f) for f in frames)
