@@ -409,3 +409,18 @@ async def test_run_bots_reconnects_for_each_game(server: FakeServer) -> None:
 async def test_run_bots_refuses_bad_names() -> None:
     with pytest.raises(ValueError, match="nick"):
         await run_bots("127.0.0.1", 1, 2, names_prefix="no space ")
+
+
+async def test_a_failing_hook_surfaces_from_wait_for(server: FakeServer) -> None:
+    def hook(bot: AahWireBot, frame: Frame) -> None:
+        if frame.command == "GSTR":
+            raise RuntimeError("hook failed")
+
+    bot = AahWireBot("127.0.0.1", server.port, "alice", on_frame=hook)
+    await bot.connect()
+    conn = await server.accept()
+    await conn.handshake()
+    conn.send("GSTR")
+    with pytest.raises(RuntimeError, match="hook failed"):
+        await bot.wait_for(lambda: False, timeout=2)
+    await bot.close()

@@ -172,7 +172,7 @@ class AahWireBot:
         self._writer: asyncio.StreamWriter | None = None
         self._read_task: asyncio.Task[None] | None = None
         self._changed = asyncio.Event()
-        self._failure: BaseException | None = None
+        self._failure: Exception | None = None
 
     # -- public driving API ------------------------------------------------------------------
 
@@ -292,9 +292,9 @@ class AahWireBot:
                 self._after_batch()
                 self._pulse()
         except (ConnectionError, OSError):
-            pass
-        except LegacyClientCrash as crash:
-            self._failure = crash
+            pass  # a reset is an end like EOF
+        except Exception as error:  # a crash condition in strict mode, or a bug in a hook
+            self._failure = error
         finally:
             self.closed = True
             if self._writer is not None:
