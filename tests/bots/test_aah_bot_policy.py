@@ -10,6 +10,8 @@ import pytest
 
 from gamehall.bots.aah import AahPolicy
 from gamehall.rules.aah.actions import Judge, Pick
+from gamehall.rules.aah.cards import BlackCard, WhiteCard
+from gamehall.rules.aah.table import new_game
 
 HAND = [
     {"id": 11, "text": "A goose."},
@@ -182,3 +184,48 @@ def test_heuristic_breaks_ties_with_the_rng() -> None:
 def test_unknown_style_is_refused() -> None:
     with pytest.raises(ValueError, match="style"):
         AahPolicy("clever")
+
+
+# -- against the real engine ---------------------------------------------------------------------
+
+
+def _engine_deck() -> tuple[list[WhiteCard], list[BlackCard]]:
+    whites = [WhiteCard(i, f"Answer number {i}{'!' * (i % 7)}") for i in range(1, 301)]
+    shapes = [(1, 1), (2, 1), (3, 2), (1, 1), (2, 1)] * 8
+    blacks = [
+        BlackCard(f"Prompt {i}: " + " ".join(["_____"] * pick), pick, draw)
+        for i, (pick, draw) in enumerate(shapes)
+    ]
+    return whites, blacks
+
+
+@pytest.mark.parametrize("style", ["random", "heuristic"])
+@pytest.mark.parametrize("players", [3, 5])
+def test_policy_plays_whole_engine_games_without_a_rule_error(style: str, players: int) -> None:
+    """Every seat asks the policy on its own view; only timers of the gap between rounds fire,
+    so every round must be completed by the policy's picks and judgements alone."""
+    table = new_game(
+        {"autostart_delay": 0, "aplimit": 3, "min_players": 3}, seed=players, deck=_engine_deck()
+    )
+    for name in ["alice", "bob", "carol", "dave", "erin"][:players]:
+        table.seat_join(name)
+    table.start()
+    policy, rng = AahPolicy(style), random.Random(7)
+    judged = 0
+    for _ in range(10_000):
+        if table.outcome() is not None:
+            break
+        acted = False
+        for seat in range(players):
+            action = policy.decide(table.view(seat), seat, rng)
+            if action is not None:
+                table.apply(seat, action)  # a RuleError here fails the test
+                judged += isinstance(action, Judge)
+                acted = True
+        if not acted:
+            (timer,) = table.pending_timers()
+            assert timer.key.startswith("gap"), timer.key  # never a pick or czar timeout
+            table.on_timeout(timer.key)
+    outcome = table.outcome()
+    assert outcome is not None and len(outcome.winners) == 1
+    assert max(outcome.scores.values()) == 3 and judged == sum(outcome.scores.values())
