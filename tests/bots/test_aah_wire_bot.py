@@ -424,3 +424,25 @@ async def test_a_failing_hook_surfaces_from_wait_for(server: FakeServer) -> None
     with pytest.raises(RuntimeError, match="hook failed"):
         await bot.wait_for(lambda: False, timeout=2)
     await bot.close()
+
+
+async def test_run_bots_without_a_server_gives_up_quietly() -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    results = await run_bots("127.0.0.1", port, 2, policy="heuristic", timeout=5)
+    assert [(r.name, r.games_finished, r.frames_sent) for r in results] == [("bot1", 0, 0), ("bot2", 0, 0)]
+
+
+async def test_run_bots_strict_crash_stops_every_bot(server: FakeServer) -> None:
+    async def bad_table() -> None:
+        conn = await server.connections.get()
+        await conn.expect("JOIN")
+        conn.send("BDCS", "Hello before ACKN.")
+
+    host = asyncio.create_task(bad_table())
+    with pytest.raises(LegacyClientCrash):
+        await run_bots("127.0.0.1", server.port, 1, strict=True, timeout=5)
+    await host
