@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gamehall.rules._core import Event, Seat
-from gamehall.rules.aah.actions import Pick
+from gamehall.rules.aah.actions import Judge, Pick
 from gamehall.rules.aah.cards import BlackCard, WhiteCard
 from gamehall.rules.aah.table import AahTable, Deck, new_game
 
@@ -20,7 +20,10 @@ NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 def tiny_deck(whites: int = 200, blacks: Sequence[tuple[int, int]] = ((1, 1),) * 20) -> Deck:
     """``whites`` white cards with ids 1..n, and one black card per ``(pick, draw)``."""
     white_cards = [WhiteCard(i, f"White card {i}.") for i in range(1, whites + 1)]
-    black_cards = [BlackCard(f"Prompt {i}: " + " ".join(["_____"] * pick), pick, draw) for i, (pick, draw) in enumerate(blacks)]
+    black_cards = [
+        BlackCard(f"Prompt {i}: " + " ".join(["_____"] * pick), pick, draw)
+        for i, (pick, draw) in enumerate(blacks)
+    ]
     return white_cards, black_cards
 
 
@@ -90,6 +93,22 @@ def play_all(table: AahTable) -> list[Event]:
     return out
 
 
+def win_round(table: AahTable, winner: Seat | None = None) -> list[Event]:
+    """Everyone plays, then the czar names ``winner``'s submission (default: any)."""
+    out = play_all(table)
+    the_czar = czar(table)
+    if winner is None:
+        card_id = table.view(None)["submissions"][0]["cards"][0]["id"]
+    else:
+        card_id = table.view(winner)["my_submission"][0]
+    return out + table.apply(the_czar, Judge(card_id))
+
+
+def next_round(table: AahTable, winner: Seat | None = None) -> list[Event]:
+    """Finish this round (see :func:`win_round`) and start the next one."""
+    return win_round(table, winner) + fire(table, "gap")
+
+
 def assert_census(table: AahTable) -> None:
     """The pile invariant of 5.3: every card in exactly one place."""
     census = table.card_census()
@@ -97,5 +116,3 @@ def assert_census(table: AahTable) -> None:
     assert census.white_draw + census.white_discard + census.in_hands + census.in_play == whites
     assert len(set(census.white_ids)) == len(census.white_ids) == whites
     assert census.black_draw + census.black_discard + census.black_in_play == blacks
-
-
