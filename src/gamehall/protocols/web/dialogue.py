@@ -82,7 +82,7 @@ class WebHall(HallPort, Protocol):
 class BotHall(Protocol):
     """A hall that can seat in-process bots (the lobby's "add bots" button)."""
 
-    def add_bots(self, room_id: str, count: int, policy: str = "random") -> None: ...
+    def add_bots(self, room_id: str, count: int, policy: str = "random") -> object: ...
 
 
 @runtime_checkable

@@ -1,0 +1,316 @@
+// gamehall browser client: boot, protocol messages -> client state, screen switching.
+//
+// Screens: name entry (login.js), lobby (lobby.js), a room (room.js, which asks the game's
+// renderer module games/<game id>.js to draw the table). A game without a renderer module
+// gets games/generic.js. Adding a game to the browser = adding games/<id>.js; nothing here changes.
+
+import { Connection, PROTOCOL_VERSION } from "./net.js";
+import { h, replace, tickCountdowns } from "./ui.js";
+import { renderLogin } from "./login.js";
+import { renderLobby } from "./lobby.js";
+import { renderRoom, roomLogChanged } from "./room.js";
+import * as generic from "./games/generic.js";
+
+const STORAGE_NAME = "gamehall.name";
+const STORAGE_TOKEN = "gamehall.token";
+const GAME_ID = /^[a-z0-9_-]{1,32}$/;
+
+/** Everything the screens read. Screens never mutate it directly: they call `app` methods. */
+const state = {
+  name: localStorage.getItem(STORAGE_NAME) || "",
+  token: localStorage.getItem(STORAGE_TOKEN) || null,
+  status: "closed", // connection: connecting | open | closed
+  welcomed: false,
+  games: new Map(), // id -> {id, title, settings, actions}
+  renderers: new Map(), // game id -> renderer module
+  lobby: [], // rooms as listed
+  rooms: new Map(), // room id -> {id, info, seat, view, seq, timers, log, ended}
+  current: null, // room id shown, or null for the lobby
+  hallLog: [], // private/broadcast chat and notices
+  screen: "login",
+};
+
+let logCounter = 0;
+
+/** Events after which the room's seats or status changed (the room info is fetched again). */
+const SEAT_EVENTS = new Set(["SeatJoined", "SeatLeft", "SeatAway", "SeatBack", "SeatRenamed", "SpectatorsChanged", "GameStarted"]);
+
+const main = document.getElementById("main");
+const statusEl = document.getElementById("connection-status");
+const toastEl = document.getElementById("toast");
+
+const conn = new Connection(socketUrl(), onMessage, onStatus);
+
+export const app = {
+  state,
+  request: (msg) => conn.request(msg),
+
+  /** Show a problem to the user (an "error" message, a refused request). */
+  showError(err) {
+    const text = err && err.reason ? err.reason : String(err);
+    replace(toastEl, h("span", { text }), h("button", { type: "button", class: "link", "aria-label": "Dismiss", text: "×", onclick: () => toastEl.replaceChildren() }));
+    toastEl.hidden = false;
+    clearTimeout(app._toastTimer);
+    app._toastTimer = setTimeout(() => { toastEl.hidden = true; }, 6000);
+  },
+
+  /** Run a request; report its refusal. Resolves with the reply or null. */
+  async run(msg) {
+    try {
+      return await conn.request(msg);
+    } catch (err) {
+      app.showError(err);
+      return null;
+    }
+  },
+
+  login(name) {
+    state.name = name;
+    localStorage.setItem(STORAGE_NAME, name);
+    if (state.status === "open") hello();
+    else if (state.status === "closed") conn.open();
+  },
+
+  logout() {
+    conn.send({ t: "bye" });
+    conn.stop();
+    localStorage.removeItem(STORAGE_TOKEN);
+    state.token = null;
+    state.welcomed = false;
+    state.rooms.clear();
+    state.current = null;
+    show("login");
+  },
+
+  openRoom(roomId) {
+    state.current = roomId;
+    show("room");
+  },
+
+  toLobby() {
+    for (const [id, room] of state.rooms) if (room.ended) state.rooms.delete(id);
+    state.current = null;
+    show("lobby");
+    app.refreshLobby();
+  },
+
+  /** Ask for the room list; it also refreshes the seats and status of the rooms we are in. */
+  refreshLobby() {
+    conn.request({ t: "rooms" }).then((reply) => {
+      state.lobby = reply.rooms;
+      let changed = false;
+      for (const info of reply.rooms) {
+        const room = state.rooms.get(info.id);
+        if (room && room.info && JSON.stringify(room.info) !== JSON.stringify(info)) {
+          room.info = info;
+          changed = changed || state.current === info.id;
+        }
+      }
+      if (state.screen === "lobby" || (state.screen === "room" && changed)) render();
+    }, () => {});
+  },
+
+  renderer(gameId) {
+    return state.renderers.get(gameId) || generic;
+  },
+
+  /** A room record, created on first mention (events may precede "joined"). */
+  room(roomId) {
+    let room = state.rooms.get(roomId);
+    if (!room) {
+      room = { id: roomId, info: null, seat: null, view: null, seq: 0, timers: [], log: [], ended: null };
+      state.rooms.set(roomId, room);
+    }
+    return room;
+  },
+
+  addLog(target, entry) {
+    target.push({ n: ++logCounter, ...entry });
+    if (target.length > 300) target.splice(0, target.length - 300);
+  },
+};
+
+function socketUrl() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws`;
+}
+
+function onStatus(status) {
+  const wasOpen = state.status === "open";
+  state.status = status;
+  statusEl.textContent = { connecting: "Connecting…", open: "Connected", closed: "Disconnected" }[status];
+  statusEl.dataset.status = status;
+  if (status === "open" && state.name) hello();
+  if (status === "closed" && wasOpen) state.welcomed = false;
+}
+
+function hello() {
+  conn.request({ t: "hello", v: PROTOCOL_VERSION, name: state.name, token: state.token }).catch((err) => {
+    if (err.code === "closed") return;
+    state.welcomed = false;
+    app.showError(err);
+    show("login");
+  });
+}
+
+// ------------------------------------------------------------------------------ messages
+
+function onMessage(msg) {
+  const handler = HANDLERS[msg.t];
+  if (handler) handler(msg);
+}
+
+const HANDLERS = {
+  async welcome(msg) {
+    state.welcomed = true;
+    state.name = msg.name;
+    state.token = msg.token;
+    localStorage.setItem(STORAGE_NAME, msg.name);
+    localStorage.setItem(STORAGE_TOKEN, msg.token);
+    state.games = new Map(msg.games.map((g) => [g.id, g]));
+    await loadRenderers(msg.games.map((g) => g.id));
+    // After a dropped socket (not a reload) ask each room for what we missed.
+    for (const room of state.rooms.values()) {
+      if (!room.ended && room.seq > 0) conn.send({ t: "resume", room: room.id, since: room.seq });
+    }
+    if (state.screen === "login") show(state.current ? "room" : "lobby");
+    else render();
+    app.refreshLobby();
+  },
+
+  rooms(msg) {
+    state.lobby = msg.rooms;
+    if (state.screen === "lobby") render();
+  },
+
+  joined(msg) { entered(msg); },
+  spectating(msg) { entered(msg); },
+
+  left(msg) {
+    state.rooms.delete(msg.room);
+    if (state.current === msg.room) app.toLobby();
+  },
+
+  event(msg) {
+    const room = app.room(msg.room);
+    if (msg.seq <= room.seq && room.view) return; // already seen (resume overlap)
+    room.seq = Math.max(room.seq, msg.seq);
+    const ev = msg.event;
+    const line = describeEvent(ev);
+    if (line) {
+      app.addLog(room.log, line);
+      if (state.current === msg.room) roomLogChanged(app);
+    }
+    if (SEAT_EVENTS.has(ev.type)) app.refreshLobby();
+    const renderer = room.info ? app.renderer(room.info.game) : null;
+    if (renderer && renderer.onEvent) renderer.onEvent(app, room, ev);
+  },
+
+  view(msg) {
+    const room = app.room(msg.room);
+    const now = performance.now();
+    room.view = msg.view;
+    room.seq = Math.max(room.seq, msg.seq);
+    room.seat = msg.seat;
+    room.timers = (msg.timers || []).map((t) => ({ key: t.key, deadline: now + t.seconds_left * 1000 }));
+    if (state.current === msg.room && state.screen === "room") render();
+  },
+
+  ended(msg) {
+    const room = app.room(msg.room);
+    room.ended = { reason: msg.reason, text: msg.text };
+    room.timers = [];
+    app.addLog(room.log, { kind: "system", text: endedText(msg) });
+    if (state.current === msg.room) render();
+  },
+
+  hall(msg) {
+    const ev = msg.event;
+    if (ev.type === "ChatSaid") app.addLog(state.hallLog, { kind: ev.scope, sender: ev.sender, to: ev.to, text: ev.text });
+    else if (ev.text) app.addLog(state.hallLog, { kind: "notice", text: ev.text });
+    roomLogChanged(app);
+  },
+
+  error(msg) { app.showError(msg); },
+
+  bye(msg) {
+    state.welcomed = false;
+    if (msg.reason === "replaced") {
+      conn.stop();
+      app.showError({ reason: "You logged in from another tab or device; this one is disconnected." });
+    }
+  },
+};
+
+function entered(msg) {
+  const room = app.room(msg.room.id);
+  room.info = msg.room;
+  room.seat = msg.seat;
+  room.ended = null;
+  if (state.current === null || state.screen !== "room") app.openRoom(msg.room.id);
+  else render();
+}
+
+function endedText(msg) {
+  const words = {
+    game_over: "The game is over.",
+    aborted: "The game was stopped.",
+    kicked: "You were removed from this room.",
+    shutdown: "The server is shutting down.",
+    inactive: "You were removed for inactivity.",
+  };
+  return words[msg.reason] || `This room has ended (${msg.text}).`;
+}
+
+/** A log line for a room event, or null if the event is not worth a line. */
+function describeEvent(ev) {
+  switch (ev.type) {
+    case "ChatSaid": return { kind: "room", sender: ev.sender, text: ev.text };
+    case "SeatJoined": return { kind: "system", text: `${ev.name} sat down.` };
+    case "SeatLeft": return { kind: "system", text: `${ev.name} left.` };
+    case "SeatAway": return { kind: "system", text: `${ev.name} lost the connection.` };
+    case "SeatBack": return { kind: "system", text: `${ev.name} is back.` };
+    case "SeatRenamed": return { kind: "system", text: `${ev.old} is now ${ev.new}.` };
+    case "SpectatorsChanged": return null;
+    case "RoomClosed": return null;
+    default:
+      return typeof ev.text === "string" && ev.text ? { kind: "system", text: ev.text } : null;
+  }
+}
+
+async function loadRenderers(ids) {
+  await Promise.all(ids.filter((id) => GAME_ID.test(id) && !state.renderers.has(id)).map(async (id) => {
+    try {
+      const module = await import(`./games/${id}.js`);
+      state.renderers.set(id, module);
+    } catch {
+      // No browser renderer for this game yet: games/generic.js is used.
+    }
+  }));
+}
+
+// ------------------------------------------------------------------------------ screens
+
+function show(screen) {
+  state.screen = screen;
+  render();
+}
+
+function render() {
+  document.body.dataset.screen = state.screen;
+  if (state.screen === "login") replace(main, renderLogin(app));
+  else if (state.screen === "lobby") renderLobby(app, main);
+  else if (state.screen === "room") renderRoom(app, main);
+}
+
+// ------------------------------------------------------------------------------ boot
+
+setInterval(tickCountdowns, 250);
+setInterval(() => { if (state.welcomed && state.screen !== "login") app.refreshLobby(); }, 4000);
+document.getElementById("logout").addEventListener("click", () => app.logout());
+if (state.name) {
+  replace(main, h("p", { class: "muted", text: "Connecting…" }));
+  conn.open();
+} else {
+  show("login");
+}

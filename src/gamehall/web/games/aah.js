@@ -1,0 +1,213 @@
+// Apps Against Humanity at the browser table: the black card with its blanks, your hand (click
+// to play; for pick 2/3 select in order, then play), the face-down count, the revealed
+// submissions for the Card Czar, scores, the round winner and game over.
+//
+// Renders the engine's view (see docs/web-protocol.md, section 8); sends Pick and Judge actions.
+
+import { h, countdown } from "../ui.js";
+
+const selections = new Map(); // room id -> {round, ids: [card ids in play order]}
+const cardTexts = new Map(); // card id -> text, remembered from our hand (our played cards)
+
+export const id = "aah";
+
+export function render(ctx) {
+  const v = ctx.view;
+  for (const card of v.hand) cardTexts.set(card.id, card.text);
+  const me = v.seats.find((s) => s.seat === ctx.seat) || null;
+  const iAmCzar = me !== null && v.czar === ctx.seat;
+  const selection = currentSelection(ctx, v, iAmCzar);
+  return h("div", { class: "aah", dataset: { phase: v.phase } },
+    statusLine(ctx, v, me, iAmCzar),
+    h("div", { class: "aah-grid" },
+      h("div", { class: "aah-play" },
+        outcomeBanner(v),
+        v.black ? blackCard(v.black, previewFill(v, selection)) : null,
+        playedArea(ctx, v, iAmCzar),
+        me && !ctx.ended ? hand(ctx, v, me, iAmCzar, selection) : null),
+      scoreboard(ctx, v)),
+  );
+}
+
+// ------------------------------------------------------------------------------ status
+
+function statusLine(ctx, v, me, iAmCzar) {
+  const czarName = nameOf(v, v.czar);
+  const present = v.seats.filter((s) => s.present).length;
+  let text;
+  switch (v.phase) {
+    case "lobby": text = `Waiting for players: ${present} of at least ${v.min_players} seated (up to ${v.playermax}). The game starts by itself once enough players sit down, or press Start.`; break;
+    case "waiting": text = "Waiting for players to reconnect."; break;
+    case "pick":
+      if (!me) text = "The players are picking their answers.";
+      else if (iAmCzar) text = "You are the Card Czar this round. Wait while the others pick.";
+      else if (me.done) text = "Your answer is in. Waiting for the others.";
+      else text = v.black && v.black.pick > 1 ? `Pick ${v.black.pick} cards, in order.` : "Pick a card.";
+      break;
+    case "judge": text = iAmCzar ? "Choose the funniest answer." : `${czarName} (the Card Czar) is choosing.`; break;
+    case "gap": text = "The next round starts in a moment."; break;
+    case "over": text = "Game over."; break;
+    case "aborted": text = "The game was stopped: not enough players."; break;
+    default: text = v.phase;
+  }
+  const timer = ctx.timers.length && !ctx.ended ? ctx.timers[0] : null;
+  return h("p", { class: "aah-status", role: "status", testid: "aah-status" },
+    v.round ? h("span", { class: "round", text: `Round ${v.round} · ` }) : null,
+    h("span", { text }),
+    timer ? h("span", { class: "aah-timer" }, " ⏱ ", countdown(timer.deadline, { testid: "aah-timer" })) : null);
+}
+
+function outcomeBanner(v) {
+  if (v.phase === "over") {
+    const winner = v.seats.find((s) => s.seat === v.winner);
+    return h("div", { class: "banner win", testid: "game-over", role: "status" },
+      h("strong", { text: winner ? `${winner.name} wins the game` : "Game over" }),
+      winner ? h("span", { text: ` with ${winner.points} Awesome Points!` }) : null,
+      roundSummary(v));
+  }
+  if (v.phase === "aborted") {
+    return h("div", { class: "banner", testid: "game-over", role: "status", text: "The game was aborted." });
+  }
+  if (v.phase === "gap" || v.phase === "waiting") return roundSummary(v);
+  return null;
+}
+
+function roundSummary(v) {
+  const last = v.last_round;
+  if (!last) return null;
+  if (last.winner === null || last.winner === undefined) {
+    return h("div", { class: "banner void", testid: "round-winner", role: "status", text: "Nobody won that round." });
+  }
+  const winning = last.submissions.find((s) => s.owner === last.winner);
+  return h("div", { class: "banner", testid: "round-winner", role: "status" },
+    h("strong", { text: `${last.winner_name} wins the round` }),
+    winning ? h("div", { class: "cards small" }, winning.cards.map((c) => whiteCard(c, { winning: true }))) : null);
+}
+
+// ------------------------------------------------------------------------------ cards
+
+function blackCard(black, fills) {
+  const parts = black.text.split(/_+/);
+  const body = [];
+  parts.forEach((part, i) => {
+    body.push(part);
+    if (i < parts.length - 1) {
+      const fill = fills[i];
+      body.push(h("span", { class: fill ? "blank filled" : "blank", text: fill || "\u2003\u2003\u2003" }));
+    }
+  });
+  return h("div", { class: "card-black", testid: "black-card", "aria-label": "Black card" },
+    h("p", { class: "card-text" }, body),
+    h("p", { class: "card-foot" },
+      black.draw > 1 ? h("span", { text: `Draw ${black.draw} · ` }) : null,
+      h("span", { testid: "black-pick", text: `Pick ${black.pick}` })));
+}
+
+function whiteCard(card, { winning = false } = {}) {
+  return h("div", { class: winning ? "card-white winning" : "card-white", dataset: { cardId: String(card.id ?? card.card_id) } },
+    h("p", { class: "card-text", text: card.text }));
+}
+
+/** The texts that would fill the black card's blanks: our submission so far, then our selection. */
+function previewFill(v, selection) {
+  return [...v.my_submission, ...selection].map((cid) => cardTexts.get(cid)).filter(Boolean);
+}
+
+// ------------------------------------------------------------------------------ the middle
+
+function playedArea(ctx, v, iAmCzar) {
+  if (v.phase === "pick") {
+    const done = v.seats.filter((s) => s.done && s.seat !== v.czar).length;
+    const waiting = v.seats.filter((s) => s.present && !s.done && s.seat !== v.czar).length;
+    return h("div", { class: "played", "aria-label": "Played answers" },
+      h("p", { class: "muted", testid: "facedown-count", text: `${done} answer${done === 1 ? "" : "s"} in, ${waiting} to come.` }),
+      h("div", { class: "cards facedown-row", testid: "facedown" },
+        Array.from({ length: done }, () => h("div", { class: "card-white facedown", "aria-hidden": "true" }))),
+      v.my_submission.length ? h("div", { class: "mine" },
+        h("p", { class: "muted", text: "Your answer:" }),
+        h("div", { class: "cards small", testid: "my-submission" },
+          v.my_submission.map((cid) => whiteCard({ id: cid, text: cardTexts.get(cid) || `#${cid}` })))) : null);
+  }
+  if (v.phase === "judge") {
+    return h("div", { class: "played", "aria-label": "Answers to judge" },
+      h("ol", { class: "submissions", testid: "submissions" },
+        v.submissions.map((sub, i) => h("li", { class: "submission", testid: "submission", dataset: { index: String(i) } },
+          h("div", { class: "cards" }, sub.cards.map((c) => whiteCard(c))),
+          iAmCzar && !ctx.ended
+            ? h("button", { type: "button", class: "primary", testid: "judge-button", "aria-label": `Choose answer ${i + 1}: ${sub.cards.map((c) => c.text).join(" / ")}`, onclick: () => ctx.act({ type: "Judge", card_id: sub.cards[0].id }), text: "Choose this" })
+            : null))));
+  }
+  return null;
+}
+
+// ------------------------------------------------------------------------------ the hand
+
+function currentSelection(ctx, v, iAmCzar) {
+  let sel = selections.get(ctx.room.id);
+  const need = v.black ? v.black.pick - v.my_submission.length : 0;
+  if (!sel || sel.round !== v.round || v.phase !== "pick" || iAmCzar || need <= 0) {
+    sel = { round: v.round, ids: [] };
+    selections.set(ctx.room.id, sel);
+  }
+  const inHand = new Set(v.hand.map((c) => c.id));
+  sel.ids = sel.ids.filter((cid) => inHand.has(cid)).slice(0, Math.max(0, need));
+  return sel.ids;
+}
+
+function hand(ctx, v, me, iAmCzar, selection) {
+  const need = v.phase === "pick" && v.black && !iAmCzar && me.present ? v.black.pick - v.my_submission.length : 0;
+  const canPick = need > 0;
+  const multi = v.black && v.black.pick > 1;
+  const play = (ids) => {
+    selections.set(ctx.room.id, { round: v.round, ids: [] });
+    ctx.act({ type: "Pick", card_ids: ids });
+  };
+  const toggle = (cid) => {
+    const i = selection.indexOf(cid);
+    if (i >= 0) selection.splice(i, 1);
+    else if (selection.length < need) selection.push(cid);
+    ctx.rerender();
+  };
+  const cards = v.hand.map((card) => {
+    const order = selection.indexOf(card.id);
+    return h("li", {},
+      h("button", {
+        type: "button",
+        class: order >= 0 ? "card-white playable selected" : canPick ? "card-white playable" : "card-white",
+        testid: "hand-card",
+        dataset: { cardId: String(card.id) },
+        disabled: !canPick,
+        "aria-pressed": multi ? String(order >= 0) : null,
+        onclick: () => (multi ? toggle(card.id) : play([card.id])),
+      },
+        h("span", { class: "card-text", text: card.text }),
+        order >= 0 ? h("span", { class: "order", "aria-label": `choice ${order + 1}`, text: String(order + 1) }) : null));
+  });
+  return h("section", { class: "hand", "aria-label": "Your hand" },
+    h("div", { class: "row spread" },
+      h("h3", { text: iAmCzar && v.phase === "pick" ? "Your hand (the Czar does not play this round)" : "Your hand" }),
+      multi && canPick ? h("div", { class: "row" },
+        h("button", { type: "button", testid: "clear-selection", disabled: selection.length === 0, onclick: () => { selection.length = 0; ctx.rerender(); }, text: "Clear" }),
+        h("button", { type: "button", class: "primary", testid: "play-cards", disabled: selection.length !== need, onclick: () => play([...selection]), text: `Play ${need} card${need === 1 ? "" : "s"}` })) : null),
+    h("ul", { class: "cards hand-cards", testid: "hand" }, cards));
+}
+
+// ------------------------------------------------------------------------------ scores
+
+function scoreboard(ctx, v) {
+  return h("section", { class: "scores card", "aria-label": "Scores" },
+    h("h3", {}, "Scores ", h("span", { class: "muted", text: `(first to ${v.points_limit})` })),
+    h("ol", { class: "score-list", testid: "scoreboard" },
+      v.seats.map((s) => h("li", { class: [s.present ? "" : "away", s.seat === ctx.seat ? "me" : ""].join(" ").trim(), dataset: { seat: String(s.seat) } },
+        h("span", { class: "name", text: s.name }),
+        s.seat === ctx.seat ? h("span", { class: "muted", text: " (you)" }) : null,
+        s.czar ? h("span", { class: "badge czar", testid: "czar-badge", title: "Card Czar", text: "Czar" }) : null,
+        v.phase === "pick" && s.done && !s.czar ? h("span", { class: "done", "aria-label": "has played", title: "has played", text: "✓" }) : null,
+        !s.present ? h("span", { class: "muted", text: " away" }) : null,
+        h("span", { class: "points", testid: "points", text: String(s.points) })))));
+}
+
+function nameOf(v, seat) {
+  const s = v.seats.find((x) => x.seat === seat);
+  return s ? s.name : "The Card Czar";
+}

@@ -1,0 +1,132 @@
+// A room: the generic frame around any game's table (title, seats, start/bots/leave/kick,
+// timers, chat), and the game's own renderer (games/<id>.js) in the middle.
+
+import { h, replace, countdown } from "./ui.js";
+
+let current = null; // {roomId, root, header, table} — kept while the same room is shown
+let panels = []; // live chat panels: {roomId, logEl}
+
+export function renderRoom(app, main) {
+  const roomId = app.state.current;
+  const room = app.state.rooms.get(roomId);
+  if (!room) { app.toLobby(); return; }
+  if (!current || current.roomId !== roomId || current.root.parentNode !== main) {
+    const header = h("header", { class: "room-header" });
+    const table = h("section", { class: "table-area", "aria-label": "Table", testid: "table" });
+    const side = h("aside", { class: "side card", "aria-label": "Chat" }, h("h2", { text: "Chat" }), chatPanel(app, roomId));
+    const root = h("div", { class: "room", dataset: { room: roomId } }, header, h("div", { class: "room-body" }, table, side));
+    current = { roomId, root, header, table };
+    replace(main, root);
+  }
+  fillHeader(app, room);
+  fillTable(app, room);
+}
+
+function fillHeader(app, room) {
+  const info = room.info;
+  const game = info ? app.state.games.get(info.game) : null;
+  const me = app.state.name;
+  const operator = info && info.operator && info.operator.toLowerCase() === me.toLowerCase();
+  const waiting = info && info.status === "waiting" && !room.ended;
+  const freeSeats = info ? info.max_seats - info.seats.length : 0;
+  const run = (msg) => app.run({ room: room.id, ...msg });
+  const seatList = info ? info.seats.map((s) => h("li", { class: s.away ? "away" : "" },
+    h("span", { text: s.name }),
+    s.away ? h("span", { class: "muted", text: " (away)" }) : null,
+    operator && s.name.toLowerCase() !== me.toLowerCase() && !room.ended
+      ? h("button", { type: "button", class: "link small", testid: `kick-${s.seat}`, "aria-label": `Remove ${s.name}`, onclick: () => run({ t: "kick", seat: s.seat }), text: "remove" })
+      : null)) : [];
+  replace(current.header,
+    h("div", { class: "row spread" },
+      h("div", {},
+        h("button", { type: "button", class: "small", testid: "back-to-lobby", onclick: () => app.toLobby(), text: "← Lobby" }),
+        h("h2", { class: "inline" }, info ? info.title : room.id),
+        h("span", { class: "muted" }, game ? ` ${game.title}` : ""),
+        room.seat === null && !room.ended ? h("span", { class: "badge", testid: "spectating", text: "watching" }) : null),
+      h("div", { class: "controls" },
+        waiting ? h("button", { type: "button", class: "primary", testid: "start-game", onclick: () => run({ t: "start" }), text: "Start game" }) : null,
+        waiting && operator && freeSeats > 0 ? h("button", { type: "button", testid: "add-bot", onclick: () => run({ t: "bots", count: 1 }), text: "Add a bot" }) : null,
+        waiting && operator && freeSeats > 1 ? h("button", { type: "button", testid: "fill-bots", onclick: () => run({ t: "bots", count: freeSeats }), text: `Fill ${freeSeats} seats with bots` }) : null,
+        room.ended
+          ? h("button", { type: "button", class: "primary", testid: "leave-room", onclick: () => app.toLobby(), text: "Back to lobby" })
+          : h("button", { type: "button", testid: "leave-room", onclick: () => run({ t: "leave" }), text: room.seat === null ? "Stop watching" : "Leave" }))),
+    info ? h("ul", { class: "seat-chips", "aria-label": "Seats" }, seatList,
+      info.spectators.length ? h("li", { class: "muted", text: `watching: ${info.spectators.join(", ")}` }) : null) : null,
+    room.timers.length ? h("p", { class: "timers", testid: "timers" },
+      room.timers.map((t) => h("span", { class: "timer" }, h("span", { class: "sr-only", text: `${t.key}: ` }), "⏱ ", countdown(t.deadline, { testid: "timer" })))) : null,
+    room.ended ? h("p", { class: "banner", role: "status", testid: "room-ended", text: room.ended.reason === "game_over" ? "This game is over." : "This room has ended." }) : null,
+  );
+}
+
+function fillTable(app, room) {
+  if (!room.view) { replace(current.table, h("p", { class: "muted", text: "Loading the table…" })); return; }
+  const info = room.info;
+  const renderer = app.renderer(info ? info.game : room.view.game);
+  const ctx = {
+    app, room, view: room.view, seat: room.seat, me: app.state.name, info, timers: room.timers,
+    game: info ? app.state.games.get(info.game) : null,
+    ended: room.ended,
+    act: (action) => app.run({ t: "act", room: room.id, action }),
+    rerender: () => { if (current && current.roomId === room.id) fillTable(app, room); },
+  };
+  replace(current.table, renderer.render(ctx));
+}
+
+// ------------------------------------------------------------------------------ chat
+
+/** A chat panel: the room's chat (or, for roomId null, the hall's) plus private and broadcast lines. */
+export function chatPanel(app, roomId) {
+  const logEl = h("ol", { class: "chat-log", role: "log", "aria-live": "polite", "aria-label": "Messages", testid: "chat-log" });
+  const scope = h("select", { "aria-label": "Send to", testid: "chat-scope", onchange: () => { to.hidden = scope.value !== "private"; } },
+    roomId ? h("option", { value: "room", text: "Room" }) : null,
+    h("option", { value: "broadcast", text: "Everyone" }),
+    h("option", { value: "private", text: "Private…" }));
+  const to = h("input", { type: "text", placeholder: "name", "aria-label": "Private message to", maxlength: 32, hidden: true, testid: "chat-to", class: "to" });
+  const text = h("input", { type: "text", placeholder: "Say something", "aria-label": "Message", maxlength: 500, required: true, testid: "chat-input" });
+  const form = h("form", {
+    class: "chat-form",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      let line = text.value.trim();
+      if (!line) return;
+      let kind = scope.value;
+      let target = to.value.trim();
+      const whisper = /^\/w\s+(\S+)\s+(.+)$/.exec(line); // "/w name text" also whispers
+      if (whisper) { kind = "private"; target = whisper[1]; line = whisper[2]; }
+      let msg;
+      if (kind === "room") msg = { t: "chat", room: roomId, text: line };
+      else if (kind === "broadcast") msg = { t: "shout", text: line };
+      else {
+        if (!target) { to.focus(); return; }
+        msg = { t: "whisper", to: target, text: line };
+      }
+      if (await app.run(msg)) text.value = "";
+    },
+  }, scope, to, text, h("button", { type: "submit", testid: "chat-send", text: "Send" }));
+  panels = panels.filter((p) => p.logEl.isConnected);
+  panels.push({ roomId, logEl });
+  fillLog(app, roomId, logEl);
+  return h("div", { class: "chat" }, logEl, form);
+}
+
+/** New chat or log lines arrived: refresh the panels on screen. */
+export function roomLogChanged(app) {
+  panels = panels.filter((p) => p.logEl.isConnected);
+  for (const p of panels) fillLog(app, p.roomId, p.logEl);
+}
+
+function fillLog(app, roomId, logEl) {
+  const room = roomId ? app.state.rooms.get(roomId) : null;
+  const lines = [...(room ? room.log : []), ...app.state.hallLog].sort((a, b) => a.n - b.n).slice(-200);
+  const stick = logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 40;
+  replace(logEl, lines.map(chatLine));
+  if (stick) logEl.scrollTop = logEl.scrollHeight;
+}
+
+function chatLine(line) {
+  if (line.kind === "system" || line.kind === "notice") {
+    return h("li", { class: `line ${line.kind}`, text: line.text });
+  }
+  const prefix = line.kind === "private" ? `${line.sender} → ${line.to}` : line.kind === "broadcast" ? `${line.sender} (to all)` : line.sender;
+  return h("li", { class: `line ${line.kind}` }, h("b", { text: `${prefix}: ` }), h("span", { text: line.text }));
+}
