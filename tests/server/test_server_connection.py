@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from collections.abc import AsyncIterator
 
 import pytest
 from server_echo import EchoServer, start_echo_server
@@ -13,7 +14,7 @@ from gamehall.server.limits import ConnectionLimits, TokenBucket
 
 
 @pytest.fixture
-async def echo() -> EchoServer:  # type: ignore[misc]
+async def echo() -> AsyncIterator[EchoServer]:
     server = await start_echo_server()
     yield server
     await server.close()

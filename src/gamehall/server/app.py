@@ -1,0 +1,280 @@
+"""The server process: store, hall, listeners, HTTP, signals and a graceful stop.
+
+``gamehall serve`` calls :func:`run_server` inside ``asyncio.run`` (with uvloop's policy
+installed by the CLI when available). In order, :meth:`Server.start`:
+
+1. opens the store (``SqliteStore(config.db)`` unless one is given) and builds the hall on a
+   :class:`~gamehall.server.clock.LoopClock`, with in-process bots;
+2. rebuilds every unfinished room from its log (``hall.restore()``);
+3. starts one TCP listener per game protocol of :data:`gamehall.games.GAMES` whose port is not
+   0, importing its dialogue module lazily: a protocol whose module does not exist yet is
+   skipped with a log line (games are added one by one);
+4. starts HTTP (browser client, ``/ws``, ``/metrics``, ``/healthz``, ``/api``) unless the web
+   port is 0, and logs what listens where.
+
+On SIGTERM or SIGINT, :meth:`Server.stop` stops accepting, lets the hall close every room and
+say goodbye in each protocol ("Game ended by server or administrator."), gives connections
+about two seconds to flush, then closes the store. Room logs stay unfinished in the store, so
+the next start rebuilds the rooms.
+
+Ports: in the configuration 0 means "off". Which listeners start, and where, is a *listen
+plan* (protocol -> port) derived from it by :func:`listen_plan`; in a plan 0 means what it
+means to the OS, an ephemeral port. Tests pass their own plan (:func:`running_server`) and
+read the bound ports from :attr:`Server.ports`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+import signal
+from collections.abc import AsyncIterator, Callable, Mapping
+from types import ModuleType
+from typing import Any
+
+from aiohttp import web
+
+from gamehall.bots.hall_bots import add_bots
+from gamehall.config import ServerConfig
+from gamehall.games import GAMES, game_types
+from gamehall.hall import Hall
+from gamehall.protocols._core import Dialogue, Wire
+from gamehall.protocols.web.dialogue import WebDialogue
+from gamehall.server.clock import LoopClock
+from gamehall.server.connection import connection_factory
+from gamehall.server.limits import ConnectionLimits
+from gamehall.server.listeners import bound_port, start_tcp
+from gamehall.server.metrics import ServerMetrics
+from gamehall.server.tracker import ConnectionTracker
+from gamehall.server.web import WebContext, build_web_app, start_web
+from gamehall.server.websocket import PROTOCOL as WEB
+from gamehall.server.websocket import TextDialogue
+from gamehall.store.base import Store
+from gamehall.store.sqlite import SqliteStore
+
+log = logging.getLogger("gamehall.server")
+
+SHUTDOWN_TEXT = "Game ended by server or administrator."
+DRAIN_TIMEOUT_S = 2.0
+
+
+def listen_plan(config: ServerConfig) -> dict[str, int]:
+    """Protocol -> port for every listener the configuration switches on (port not 0)."""
+    return {name: port for name, port in config.ports.items() if port != 0}
+
+
+def connection_limits(config: ServerConfig, idle_timeout_s: float | None = None) -> ConnectionLimits:
+    """The configured limits, with a protocol's own idle timeout if it has one."""
+    return ConnectionLimits(
+        out_queue_limit_bytes=config.out_queue_limit_bytes,
+        idle_timeout_s=config.idle_timeout_s if idle_timeout_s is None else idle_timeout_s,
+        rate_per_s=config.rate_limit_per_s,
+        rate_burst=config.rate_limit_burst,
+    )
+
+
+def _dialogue_module(protocol: str, module_name: str) -> ModuleType | None:
+    """The protocol's dialogue module, or ``None`` (logged) if it is not part of this build."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module_name.startswith(exc.name):
+            log.warning("%s: %s is not available yet; not listening", protocol, module_name)
+            return None
+        raise
+
+
+class Server:
+    """One gamehall process (see the module docstring).
+
+    ``listen`` overrides :func:`listen_plan` (tests: ``{"aah": 0, "web": 0}`` for ephemeral
+    ports); ``store`` replaces the SQLite store (tests: a ``MemoryStore``).
+    """
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        *,
+        listen: Mapping[str, int] | None = None,
+        store: Store | None = None,
+    ) -> None:
+        self.config = config
+        self.plan = dict(listen_plan(config) if listen is None else listen)
+        self.metrics = ServerMetrics()
+        self.tracker = ConnectionTracker(config.max_connections)
+        self.ports: dict[str, int] = {}
+        """Protocol -> bound port, for every listener that started."""
+        self._given_store = store
+        self._store: Store | None = None
+        self._hall: Hall | None = None
+        self._tcp: dict[str, asyncio.Server] = {}
+        self._web: web.AppRunner | None = None
+        self._stopped = False
+
+    @property
+    def hall(self) -> Hall:
+        if self._hall is None:
+            raise RuntimeError("the server has not started")
+        return self._hall
+
+    # ---- start -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Open the store, build and restore the hall, start every planned listener.
+
+        Raises:
+            OSError: a port cannot be bound (everything started so far is stopped again).
+        """
+        config = self.config
+        self._store = self._given_store if self._given_store is not None else SqliteStore(config.db)
+        clock = LoopClock()
+        hall = Hall(
+            games=game_types(),
+            store=self._store,
+            clock=clock,
+            defaults=config.room_defaults,
+            tournament=config.tournament,
+            bot_seater=add_bots,
+        )
+        self._hall = hall
+        restored = hall.restore()
+        if restored:
+            log.info("%d unfinished room(s) rebuilt from the store", restored)
+        self.metrics.watch_hall(hall.rooms_by_game, lambda: hall.stats().get("users", 0))
+        try:
+            await self._start_tcp_listeners(hall, clock)
+            if WEB in self.plan:
+                await self._start_web(hall, clock)
+        except BaseException:
+            await self._close_listeners()
+            self._store.close()
+            raise
+
+    async def _start_tcp_listeners(self, hall: Hall, clock: LoopClock) -> None:
+        for entry in GAMES:
+            if entry.protocol not in self.plan:
+                continue
+            module = _dialogue_module(entry.protocol, entry.dialogue_module)
+            if module is None:
+                continue
+            make_dialogue: Callable[[Any, Wire, Any], Dialogue] = module.make_dialogue
+            idle = getattr(module, "IDLE_TIMEOUT_S", None)
+            limits = connection_limits(self.config, None if idle is None else float(idle))
+
+            def bind(wire: Wire, make: Callable[[Any, Wire, Any], Dialogue] = make_dialogue) -> Dialogue:
+                return make(hall, wire, clock)
+
+            self.metrics.add_protocol(entry.protocol)
+            factory = connection_factory(entry.protocol, bind, limits, self.metrics, self.tracker)
+            server = await start_tcp(entry.protocol, self.config.bind, self.plan[entry.protocol], factory)
+            self._tcp[entry.protocol] = server
+            self.ports[entry.protocol] = bound_port(server)
+            log.info("%s listening on %s:%d", entry.protocol, self.config.bind, self.ports[entry.protocol])
+
+    async def _start_web(self, hall: Hall, clock: LoopClock) -> None:
+        assert self._store is not None
+
+        def web_dialogue(send_text: Callable[[str], None], close: Callable[[], None]) -> TextDialogue:
+            return WebDialogue(hall, send_text, close, clock)
+
+        self.metrics.add_protocol(WEB)
+        context = WebContext(
+            hall=hall,
+            store=self._store,
+            dialogue_factory=web_dialogue,
+            limits=connection_limits(self.config),
+            metrics=self.metrics,
+            tracker=self.tracker,
+        )
+        self._web, port = await start_web(build_web_app(context), self.config.bind, self.plan[WEB])
+        self.ports[WEB] = port
+        log.info("web on http://%s:%d", self.config.bind, port)
+
+    # ---- stop ------------------------------------------------------------------------------
+
+    async def stop(self, text: str = SHUTDOWN_TEXT) -> None:
+        """Stop accepting, close every room and connection (``text`` is the goodbye), wait up
+        to :data:`DRAIN_TIMEOUT_S` for the goodbyes to flush, close the store. Idempotent."""
+        if self._stopped:
+            return
+        self._stopped = True
+        log.info("stopping: no new connections; closing rooms")
+        for server in self._tcp.values():
+            server.close()
+        if self._web is not None:
+            for site in list(self._web.sites):
+                await site.stop()
+        if self._hall is not None:
+            try:
+                self._hall.shutdown(text)
+            except Exception:
+                log.exception("the hall failed to shut down cleanly; closing connections anyway")
+        aborted = await self.tracker.drain(DRAIN_TIMEOUT_S)
+        for _ in range(3):  # let the aborted transports report connection_lost to dialogues
+            await asyncio.sleep(0)
+        if aborted:
+            log.info("%d connection(s) aborted after %.1f s", aborted, DRAIN_TIMEOUT_S)
+        await self._close_listeners()
+        if self._store is not None:
+            self._store.close()
+        log.info("stopped")
+
+    async def _close_listeners(self) -> None:
+        if self._web is not None:
+            runner, self._web = self._web, None
+            await runner.cleanup()
+        for server in self._tcp.values():
+            server.close()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(server.wait_closed(), 1.0)
+        self._tcp.clear()
+
+
+async def run_server(config: ServerConfig, *, ready: asyncio.Event | None = None) -> None:
+    """Run until SIGTERM or SIGINT, then stop gracefully and return (the process exits 0).
+
+    ``ready`` is set once every listener is up.
+    """
+    server = Server(config)
+    await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    installed: list[signal.Signals] = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+            installed.append(sig)
+        except (NotImplementedError, RuntimeError):  # not the main thread, or Windows
+            pass
+    if ready is not None:
+        ready.set()
+    try:
+        await stop.wait()
+        log.info("signal received")
+    finally:
+        await server.stop()
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+
+
+@contextlib.asynccontextmanager
+async def running_server(
+    config: ServerConfig,
+    *,
+    listen: Mapping[str, int] | None = None,
+    store: Store | None = None,
+) -> AsyncIterator[Server]:
+    """A started :class:`Server` for end-to-end tests, stopped on exit.
+
+    Without ``listen``, every listener of ``config.ports`` starts on an ephemeral port
+    (whatever the configured number); read them from ``server.ports``.
+    """
+    plan = dict.fromkeys(config.ports, 0) if listen is None else dict(listen)
+    server = Server(config, listen=plan, store=store)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
