@@ -143,9 +143,7 @@ class Board:
         """A board from one string per row: ``.`` empty, upper case a tile, lower case a blank."""
         cells = []
         for text in rows:
-            cells.append(
-                tuple(None if ch == "." else Tile(ch.upper(), blank=ch.islower()) for ch in text)
-            )
+            cells.append(tuple(None if ch == "." else Tile(ch.upper(), blank=ch.islower()) for ch in text))
         board = cls(layout, tuple(cells))
         if len(cells) != layout.height or any(len(row) != layout.width for row in cells):
             raise ValueError("rows do not match the layout's size")

@@ -322,8 +322,9 @@ class _LineSearch:
                 score += BINGO_BONUS
             record(score, start, word, tiles)
 
-        def after_left(pos: int, node: int, accepted: int, word: str, main: int, mult: int, cross: int,
-                       tiles: int) -> None:
+        def after_left(
+            pos: int, node: int, accepted: int, word: str, main: int, mult: int, cross: int, tiles: int
+        ) -> None:
             left_free = pos == 0 or cells[pos - 1] < 0
             if accepted and left_free and right_of_anchor_free:
                 finish(main * mult + cross, pos, word, tiles)
@@ -345,8 +346,16 @@ class _LineSearch:
                 bit = 1 << cell
                 if mask & bit:
                     child = kids[bases[node] + (mask & (bit - 1)).bit_count()]
-                    after_left(pos, child, accepts[node] & bit, glyphs[pos] + word,
-                               main + tile_values[pos], mult, cross, tiles)
+                    after_left(
+                        pos,
+                        child,
+                        accepts[node] & bit,
+                        glyphs[pos] + word,
+                        main + tile_values[pos],
+                        mult,
+                        cross,
+                        tiles,
+                    )
                 return
             candidates = mask & cross_masks[pos]
             if not blanks:
@@ -371,26 +380,52 @@ class _LineSearch:
                     if not counts[letter]:
                         rack_bits ^= bit
                     value = letter_values[letter] * lm
-                    after_left(pos, child, accepted, _GLYPHS[letter] + word, main + value, new_mult,
-                               cross + (cross_sum + value) * wm if cross_sum >= 0 else cross, tiles)
+                    after_left(
+                        pos,
+                        child,
+                        accepted,
+                        _GLYPHS[letter] + word,
+                        main + value,
+                        new_mult,
+                        cross + (cross_sum + value) * wm if cross_sum >= 0 else cross,
+                        tiles,
+                    )
                     if not counts[letter]:
                         rack_bits ^= bit
                     counts[letter] += 1
                 if blanks:
                     blanks -= 1
-                    after_left(pos, child, accepted, _BLANK_GLYPHS[letter] + word, main, new_mult,
-                               cross + cross_sum * wm if cross_sum >= 0 else cross, tiles)
+                    after_left(
+                        pos,
+                        child,
+                        accepted,
+                        _BLANK_GLYPHS[letter] + word,
+                        main,
+                        new_mult,
+                        cross + cross_sum * wm if cross_sum >= 0 else cross,
+                        tiles,
+                    )
                     blanks += 1
 
-        def after_right(pos: int, node: int, accepted: int, word: str, main: int, mult: int, cross: int,
-                        tiles: int, start: int) -> None:
+        def after_right(
+            pos: int,
+            node: int,
+            accepted: int,
+            word: str,
+            main: int,
+            mult: int,
+            cross: int,
+            tiles: int,
+            start: int,
+        ) -> None:
             if accepted and (pos == last or cells[pos + 1] < 0):
                 finish(main * mult + cross, start, word, tiles)
             if masks[node] and pos < last and (cells[pos + 1] >= 0 or tiles < rack_size):
                 right(pos + 1, node, word, main, mult, cross, tiles, start)
 
-        def right(pos: int, node: int, word: str, main: int, mult: int, cross: int, tiles: int,
-                  start: int) -> None:
+        def right(
+            pos: int, node: int, word: str, main: int, mult: int, cross: int, tiles: int, start: int
+        ) -> None:
             nonlocal rack_bits, blanks
             mask = masks[node]
             cell = cells[pos]
@@ -398,8 +433,17 @@ class _LineSearch:
                 bit = 1 << cell
                 if mask & bit:
                     child = kids[bases[node] + (mask & (bit - 1)).bit_count()]
-                    after_right(pos, child, accepts[node] & bit, word + glyphs[pos],
-                                main + tile_values[pos], mult, cross, tiles, start)
+                    after_right(
+                        pos,
+                        child,
+                        accepts[node] & bit,
+                        word + glyphs[pos],
+                        main + tile_values[pos],
+                        mult,
+                        cross,
+                        tiles,
+                        start,
+                    )
                 return
             candidates = mask & cross_masks[pos]
             if not blanks:
@@ -424,16 +468,33 @@ class _LineSearch:
                     if not counts[letter]:
                         rack_bits ^= bit
                     value = letter_values[letter] * lm
-                    after_right(pos, child, accepted, word + _GLYPHS[letter], main + value, new_mult,
-                                cross + (cross_sum + value) * wm if cross_sum >= 0 else cross, tiles, start)
+                    after_right(
+                        pos,
+                        child,
+                        accepted,
+                        word + _GLYPHS[letter],
+                        main + value,
+                        new_mult,
+                        cross + (cross_sum + value) * wm if cross_sum >= 0 else cross,
+                        tiles,
+                        start,
+                    )
                     if not counts[letter]:
                         rack_bits ^= bit
                     counts[letter] += 1
                 if blanks:
                     blanks -= 1
-                    after_right(pos, child, accepted, word + _BLANK_GLYPHS[letter], main, new_mult,
-                                cross + cross_sum * wm if cross_sum >= 0 else cross, tiles, start)
+                    after_right(
+                        pos,
+                        child,
+                        accepted,
+                        word + _BLANK_GLYPHS[letter],
+                        main,
+                        new_mult,
+                        cross + cross_sum * wm if cross_sum >= 0 else cross,
+                        tiles,
+                        start,
+                    )
                     blanks += 1
 
         left(anchor, gaddag.root, "", 0, 1, 0, 0)
-

@@ -202,7 +202,7 @@ def _checked_line(board: Board, placed: Mapping[Square, Tile]) -> Direction:
     rows = {row for row, _ in placed}
     cols = {col for _, col in placed}
     if len(placed) == 1:
-        (row, col), = placed
+        ((row, col),) = placed
         across = _occupied(board, row, col - 1) or _occupied(board, row, col + 1)
         down = _occupied(board, row - 1, col) or _occupied(board, row + 1, col)
         if across or not down:
