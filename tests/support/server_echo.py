@@ -105,3 +105,17 @@ async def start_echo_server(limits: ConnectionLimits | None = None, max_connecti
     factory = connection_factory("echo", make_dialogue, limits or ConnectionLimits(), metrics, tracker)
     server = await start_tcp("echo", "127.0.0.1", 0, factory)
     return EchoServer(server, bound_port(server), metrics, tracker, dialogues)
+
+
+IDLE_TIMEOUT_S = 120.0
+"""Read by the server like a protocol module's own idle timeout (see gamehall.server.app)."""
+
+made: list[EchoDialogue] = []
+"""Every dialogue :func:`make_dialogue` built, for tests that run the whole server."""
+
+
+def make_dialogue(hall: object, wire: Wire, clock: object) -> EchoDialogue:
+    """The protocol-module entry point the server imports lazily (``make_dialogue``)."""
+    dialogue = EchoDialogue(wire)
+    made.append(dialogue)
+    return dialogue

@@ -101,6 +101,10 @@ class TcpConnection(asyncio.Protocol):
         self._begin_close("server")
 
     @property
+    def limits(self) -> ConnectionLimits:
+        return self._limits
+
+    @property
     def transport(self) -> asyncio.Transport | None:
         """The socket's transport (``None`` before ``connection_made``), for inspection."""
         return self._transport
