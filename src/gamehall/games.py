@@ -7,7 +7,10 @@ one row here plus its packages.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gamehall.rules._core import GameType
@@ -27,15 +30,31 @@ GAMES: tuple[GameEntry, ...] = (
 )
 
 
-def game_types() -> dict[str, GameType]:
-    """Every hosted game's GameType, by game id."""
+def game_types(*, deck_dirs: Sequence[str] = ()) -> dict[str, GameType]:
+    """Every hosted game's GameType, by game id.
+
+    ``deck_dirs`` are the operator's extra AAH deck folders: their packs join the bundled deck,
+    and rooms may name them in their ``packs`` setting.
+    """
     types: dict[str, GameType] = {}
     for entry in GAMES:
         module = importlib.import_module(entry.rules_module)
         game_type = module.GAME_TYPE
         assert isinstance(game_type, GameType)
         types[entry.game_id] = game_type
+    if deck_dirs and "aah" in types:
+        types["aah"] = _aah_with_decks(types["aah"], deck_dirs)
     return types
+
+
+def _aah_with_decks(game_type: GameType, deck_dirs: Sequence[str]) -> GameType:
+    from gamehall.rules.aah.deck import DeckLibrary
+    from gamehall.rules.aah.table import new_game
+
+    library = DeckLibrary.bundled()
+    for folder in deck_dirs:
+        library.load_dir(folder)
+    return dataclasses.replace(game_type, new_game=functools.partial(new_game, library=library))
 
 
 def entry_for(game_id: str) -> GameEntry:
