@@ -56,6 +56,16 @@ async def test_browser_hello_and_shutdown_goodbye() -> None:
         assert len(srv.tracker) == 0
 
 
+async def test_the_installed_browser_client_is_served() -> None:
+    async with running_server(local_config(), listen={"web": 0}, store=MemoryStore()) as srv:
+        base = f"http://127.0.0.1:{srv.ports['web']}"
+        async with aiohttp.ClientSession() as http:
+            index = await http.get(f"{base}/")
+            assert index.status == 200 and index.content_type == "text/html"
+            script = await http.get(f"{base}/app.js")
+            assert script.status == 200 and "javascript" in script.content_type
+
+
 async def test_tcp_protocols_come_from_the_game_table(monkeypatch: pytest.MonkeyPatch) -> None:
     echo_entry = GameEntry("aah", "gamehall.rules.aah", "echo", "server_echo", 0)
     monkeypatch.setattr(server_app, "GAMES", (echo_entry,))

@@ -117,14 +117,14 @@ async def test_slow_consumer_is_cut_off_while_a_fast_one_gets_everything() -> No
 
 
 async def test_idle_connection_is_closed_and_an_active_one_is_not() -> None:
-    echo = await start_echo_server(ConnectionLimits(idle_timeout_s=0.3))
+    echo = await start_echo_server(ConnectionLimits(idle_timeout_s=0.4))
     try:
         idle_reader, _idle_writer = await _connect(echo.port)
         active_reader, active_writer = await _connect(echo.port)
-        for _ in range(6):  # 0.6 s of activity, twice the idle timeout
+        for _ in range(16):  # 0.8 s of activity, twice the idle timeout
             active_writer.write(b"echo ping\n")
             assert await active_reader.readline() == b"ping\n"
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(0.05)
         assert await asyncio.wait_for(idle_reader.read(), 1) == b""
         assert echo.metrics.disconnects.value("echo", "idle") == 1
         assert echo.dialogues[1].lost == 0

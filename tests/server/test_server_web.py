@@ -371,3 +371,15 @@ async def _until(condition: Callable[[], bool], timeout: float = 2.0) -> None:
             return
         await asyncio.sleep(0.005)
     raise AssertionError("condition not met in time")
+
+
+def test_histogram_counts_a_value_on_a_bound_in_that_bucket() -> None:
+    metrics = ServerMetrics()
+    metrics.action_latency.observe(0.001)
+    metrics.action_latency.observe(2.0)
+    lines = metrics.render().splitlines()
+    assert 'gamehall_action_latency_seconds_bucket{le="0.0005"} 0' in lines
+    assert 'gamehall_action_latency_seconds_bucket{le="0.001"} 1' in lines
+    assert 'gamehall_action_latency_seconds_bucket{le="1"} 1' in lines
+    assert 'gamehall_action_latency_seconds_bucket{le="+Inf"} 2' in lines
+    assert "gamehall_action_latency_seconds_sum 2.001" in lines
