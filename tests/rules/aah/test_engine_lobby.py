@@ -116,6 +116,17 @@ def test_countdown_is_cut_to_three_seconds_when_the_table_fills() -> None:
     assert kinds(fire(table, "autostart_short"))[0] == "GameStarted"
 
 
+def test_a_table_full_at_min_players_counts_down_three_seconds() -> None:
+    table = new_game({"autostart_delay": 15, "playermax": 3}, 1, deck=tiny_deck())
+    table.seat_join("alice")
+    table.seat_join("bob")
+    _, events = table.seat_join("carol")
+    assert events[1] == CountdownStarted(
+        topic="countdown", text="The game will start in 3 seconds.", seconds=3
+    )
+    assert table.pending_timers()[0].seconds == 3
+
+
 def test_a_leave_that_keeps_min_players_keeps_the_countdown() -> None:
     table = new_game({"autostart_delay": 15}, 1, deck=tiny_deck())
     for name in ("alice", "bob", "carol", "dave"):
