@@ -10,6 +10,7 @@ from aah_engine_support import (
     fire,
     hand_ids,
     kinds,
+    lobby,
     next_round,
     of_type,
     pickers,
@@ -280,3 +281,20 @@ def test_back_for_a_seat_that_is_not_away_is_refused() -> None:
     with pytest.raises(RuleError) as caught:
         table.seat_leave(7)
     assert caught.value.code == "not_seated"
+
+
+def test_resync_replays_the_table_to_one_seat_and_changes_nothing() -> None:
+    table, _ = started(4, seed=1)
+    seat = pickers(table)[0]
+    play_all(table)
+    views = [table.view(s) for s in (None, 0, 1, 2, 3)]
+    events = table.resync(seat)
+    assert [table.view(s) for s in (None, 0, 1, 2, 3)] == views
+    assert all(event.audience == frozenset({seat}) for event in events)
+    table.seat_away(seat)
+    replay = table.seat_back(seat)[1:-1]  # without SeatBack and the notice to the others
+    assert events == replay
+
+
+def test_resync_in_the_lobby_sends_nothing() -> None:
+    assert lobby(3).resync(1) == []

@@ -327,35 +327,39 @@ def seat_came_back(table: TableState, rec: SeatRecord, out: list[Event]) -> None
     out.append(SeatBack(seat=rec.seat, name=rec.name))
     if table.phase in (Phase.OVER, Phase.ABORTED):
         return
-    me = only(rec.seat)
-    out.append(GameStarted(audience=me))
-    emit_points(table, out, audience=me)
     rnd = table.round
     if in_round(table) and rnd is not None and rec.drawn_round != rnd.number:
         rec.drawn_round = rnd.number
         _draw_silently(table, rec, top_up_amount(table, rec))
-    for card in rec.hand:
-        out.append(WhiteDealt(seat=rec.seat, card=card, reason="restore", audience=me))
-    if in_round(table) and rnd is not None:
-        out.append(RoundStarted(round=rnd.number, audience=me))
-        out.append(
-            CzarAndBlack(
-                round=rnd.number,
-                czar=rnd.czar,
-                czar_name=table.seats[rnd.czar].name,
-                black=rnd.black,
-                audience=me,
-            )
-        )
-        if table.phase is Phase.JUDGE:
-            for seat in rnd.reveal_order:
-                out.append(Revealed(cards=tuple(rnd.submissions[seat]), audience=me))
+    replay(table, rec, out)
     out.append(notices.seat_back(rec.name, table.present_seats() - {rec.seat}))
     if table.phase is Phase.WAITING and len(table.present()) >= table.min_players:
         gap = table.setting("round_gap")
         out.append(notices.next_round(gap))
         table.phase = Phase.GAP
         table.set_timer(TimerKind.GAP, gap)
+
+
+def replay(table: TableState, rec: SeatRecord, out: list[Event]) -> None:
+    """The state replay of 6.3 for ``rec`` alone: ``GSTR``, everyone's points, the whole
+    hand, and the round in play (with its reveals when judging). Changes nothing."""
+    if table.phase in (Phase.LOBBY, Phase.OVER, Phase.ABORTED):
+        return
+    me = only(rec.seat)
+    out.append(GameStarted(audience=me))
+    emit_points(table, out, audience=me)
+    for card in rec.hand:
+        out.append(WhiteDealt(seat=rec.seat, card=card, reason="restore", audience=me))
+    rnd = table.round
+    if in_round(table) and rnd is not None:
+        out.append(RoundStarted(round=rnd.number, audience=me))
+        czar_name = table.seats[rnd.czar].name
+        out.append(
+            CzarAndBlack(round=rnd.number, czar=rnd.czar, czar_name=czar_name, black=rnd.black, audience=me)
+        )
+        if table.phase is Phase.JUDGE:
+            for seat in rnd.reveal_order:
+                out.append(Revealed(cards=tuple(rnd.submissions[seat]), audience=me))
 
 
 def _draw_silently(table: TableState, rec: SeatRecord, count: int) -> None:

@@ -181,6 +181,19 @@ class AahTable:
         rounds.seat_came_back(self._t, rec, out)
         return out
 
+    def resync(self, seat: Seat) -> list[Event]:
+        """The state replay of 6.3 for ``seat`` alone (``GSTR``, points, its whole hand, the
+        round in play), for a connection that comes back while the engine still counts it
+        present (after a server restart). Nothing in the lobby or after the end. Changes
+        nothing.
+
+        Raises:
+            RuleError: not_seated.
+        """
+        out: list[Event] = []
+        rounds.replay(self._t, self._taken(seat), out)
+        return out
+
     def seat_leave(self, seat: Seat) -> list[Event]:
         """Release the seat for good (client DISC, kick, grace expiry, lobby drop)."""
         t = self._t
