@@ -115,6 +115,11 @@ class RaceTable:
         self.present.add(seat)
         return [SeatBack(seat=seat, name=self.names[seat])]
 
+    def resync(self, seat: Seat) -> list[Event]:
+        if seat not in self.secrets:
+            return []
+        return [Secret(seat=seat, number=self.secrets[seat], audience=only(seat))]
+
     def seat_leave(self, seat: Seat) -> list[Event]:
         name = self.names.pop(seat)
         self.present.discard(seat)

@@ -46,6 +46,9 @@ class Member:
     seat: Seat | None
     status: SeatStatus
     listener: Listener | None
+    engine_away: bool = False
+    """Whether the engine was told the seat is away. After a restart a seat is AWAY for the hall
+    only: the game goes on as it was, and a returning player gets a resync, not a seat_back."""
 
 
 class Room:
@@ -330,8 +333,13 @@ class Room:
         assert seat is not None
         self._input("away", seat, {}, lambda: self.state.seat_away(seat))
         member.status = step(member.status, Trigger.DROP)
-        grace = self.grace_seconds
-        self._graces[seat] = self._clock.call_later(grace, lambda: self._grace_over(member))
+        member.engine_away = True
+        self._hold(member)
+
+    def _hold(self, member: Member) -> None:
+        seat = member.seat
+        assert seat is not None
+        self._graces[seat] = self._clock.call_later(self.grace_seconds, lambda: self._grace_over(member))
 
     def _back(self, member: Member) -> None:
         seat = member.seat
@@ -339,8 +347,12 @@ class Room:
         handle = self._graces.pop(seat, None)
         if handle is not None:
             handle.cancel()
-        self._input("back", seat, {}, lambda: self.state.seat_back(seat))
         member.status = step(member.status, Trigger.BACK)
+        if member.engine_away:
+            member.engine_away = False
+            self._input("back", seat, {}, lambda: self.state.seat_back(seat))
+        else:  # held by the hall alone (after a restart): bring this connection up to date
+            self._publish(self.state.resync(seat))
 
     def _grace_over(self, member: Member) -> None:
         if self.closed or member.status is not SeatStatus.AWAY:
@@ -426,26 +438,19 @@ class Room:
         raise ValueError(f"room {self.room_id}: unknown log entry {entry.kind!r}")
 
     def resume_after_restart(self) -> None:
-        """After :meth:`replay`: every seat's player is offline now. Hold the seats of a running
-        game for the grace; release lobby seats (there is no grace before a game starts)."""
+        """After :meth:`replay`: nobody is connected any more. Hold every seat of a running
+        game for the grace, *without* telling the engine (a restart is not a drop: rounds go
+        on as they were, with their timers restarted); release lobby seats, which have no grace.
+        """
         for seat, name in sorted(self.state.seat_names().items()):
-            member = Member(name, seat, SeatStatus.SEATED, None)
-            self.members[name.lower()] = member
+            self.members[name.lower()] = Member(name, seat, SeatStatus.SEATED, None)
         for member in list(self.members.values()):
-            if self.state.started:
-                member.status = SeatStatus.PLAYING
-                if member.seat in self._replayed_away:
-                    member.status = SeatStatus.AWAY
-                    seat = member.seat
-                    assert seat is not None
-                    self._graces[seat] = self._clock.call_later(
-                        self.grace_seconds,
-                        lambda member=member: self._grace_over(member),  # type: ignore[misc]
-                    )
-                else:
-                    self.drop(member.name)
-            else:
+            if not self.state.started:
                 self.drop(member.name)
+                continue
+            member.status = SeatStatus.AWAY
+            member.engine_away = member.seat in self._replayed_away
+            self._hold(member)
         self._sync_timers()
 
 

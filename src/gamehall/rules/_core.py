@@ -419,6 +419,13 @@ class Game(Protocol):
         """Release the seat for good."""
         ...
 
+    def resync(self, seat: Seat) -> list[Event]:
+        """Events (audience: ``seat`` alone) that bring a returning connection up to date when
+        the engine never saw it leave: after a server restart the hall holds every seat for the
+        grace without telling the engine, so rounds go on exactly as they were. Changes
+        nothing."""
+        ...
+
     def seat_rename(self, seat: Seat, name: str) -> list[Event]:
         """Rename the seat's player. Raises RuleError where the game forbids it."""
         ...
