@@ -134,6 +134,8 @@ def test_a_seat_is_kicked_after_kick_after_skips_timeouts_in_a_row() -> None:
     assert idler not in table.seat_names()
     assert table.view(None)["phase"] == "judge"
     assert_census(table)
+    # the hall learns of the kick from the events and may still close the seat as usual
+    assert table.seat_away(idler) == [] and table.seat_leave(idler) == []
 
 
 def test_completing_a_submission_resets_the_skip_count() -> None:

@@ -158,7 +158,10 @@ class AahTable:
 
     def seat_away(self, seat: Seat) -> list[Event]:
         """The seat's connection dropped. In a started game the seat is held (6.2); in the
-        lobby there is no grace, so it is released at once (5.2)."""
+        lobby there is no grace, so it is released at once (5.2). A seat the table already
+        released itself (kicked for inactivity) changes nothing."""
+        if self._released(seat):
+            return []
         rec = self._taken(seat)
         if self._t.phase is Phase.LOBBY:
             return self.seat_leave(seat)
@@ -195,8 +198,16 @@ class AahTable:
         return out
 
     def seat_leave(self, seat: Seat) -> list[Event]:
-        """Release the seat for good (client DISC, kick, grace expiry, lobby drop)."""
+        """Release the seat for good (client DISC, kick, grace expiry, lobby drop). A seat the
+        table already released itself (kicked for inactivity, 5.7) changes nothing, so the
+        hall may still close its place in the room the usual way.
+
+        Raises:
+            RuleError: not_seated, for a seat number never handed out.
+        """
         t = self._t
+        if self._released(seat):
+            return []
         rec = self._taken(seat)
         out: list[Event] = []
         if t.phase is Phase.LOBBY:
@@ -208,6 +219,10 @@ class AahTable:
 
     def seat_names(self) -> Mapping[Seat, str]:
         return {rec.seat: rec.name for rec in self._t.taken()}
+
+    def _released(self, seat: Seat) -> bool:
+        rec = self._t.seats.get(seat)
+        return rec is not None and rec.released
 
     def _taken(self, seat: Seat) -> SeatRecord:
         rec = self._t.seats.get(seat)
