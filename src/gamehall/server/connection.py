@@ -9,6 +9,10 @@ scheduled with ``loop.call_soon`` hands the whole batch to the transport in a si
 ``write``. A broadcast to a table therefore costs one system call per connection, not one per
 frame, and frames are never interleaved.
 
+Reads are not capped here: the loop hands over at most one socket read at a time (256 KiB
+with asyncio and uvloop), and the dialogue's codec caps frames and lines, with the protocol's
+own error wording. The server only limits how many reads a peer may cause (the rate limit).
+
 Lifecycle: whatever ends the connection (the peer, the dialogue's ``close()``, a limit, an
 error), the dialogue's ``connection_lost()`` is called exactly once, when the transport is
 gone, so the dialogue has a single place to log its user out.
