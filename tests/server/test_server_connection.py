@@ -148,7 +148,7 @@ async def test_input_flood_is_cut_off() -> None:
         assert echo.metrics.disconnects.value("echo", "rate_limited") == 1
         assert echo.metrics.errors.value("echo") == 1
         # the dialogue saw the burst and little more: never the whole flood
-        assert len(echo.dialogues[0].received) <= 10
+        assert len(echo.dialogues[0].received) <= 20
         writer.close()
     finally:
         await echo.close()
