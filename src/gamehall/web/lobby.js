@@ -79,7 +79,7 @@ function roomRow(app, room) {
   return h("tr", { testid: "room-row", dataset: { room: room.id, game: room.game } },
     h("td", { text: game ? game.title : room.game }),
     h("td", {},
-      room.password ? h("span", { class: "lock", role: "img", "aria-label": "Password required", title: "Password required", text: "🔒" }) : null,
+      room.password ? lockIcon() : null,
       h("span", { class: "room-title", text: room.title })),
     h("td", { title: room.seats.map((s) => s.name).join(", "), text: `${room.seats.length}/${room.max_seats}` }),
     h("td", {}, h("span", { class: `status status-${room.status}`, text: statusText })),
@@ -169,4 +169,11 @@ function readSettings(app) {
     if (JSON.stringify(value) !== JSON.stringify(s.default)) out[s.name] = value;
   }
   return out;
+}
+
+/** A padlock drawn inline (no icon font, no emoji font needed). */
+function lockIcon() {
+  const span = h("span", { class: "lock", role: "img", "aria-label": "Password required", title: "Password required", testid: "room-lock" });
+  span.innerHTML = '<svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="1.8" fill="none"/></svg>';
+  return span;
 }

@@ -6,7 +6,7 @@ import { h } from "./ui.js";
 export function renderLogin(app) {
   const input = h("input", {
     id: "name-input", name: "name", type: "text", required: true, maxlength: 32,
-    autocomplete: "nickname", value: app.state.name, testid: "name-input",
+    autocomplete: "username", value: app.state.name, testid: "name-input",
   });
   const form = h("form", {
     class: "card login", testid: "login-form",

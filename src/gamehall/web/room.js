@@ -23,6 +23,10 @@ export function renderRoom(app, main) {
 }
 
 function fillHeader(app, room) {
+  // Redraw only on a real change: a button replaced under the pointer loses its click.
+  const signature = JSON.stringify([room.info, room.seat, room.ended, room.timers.map((t) => t.key)]);
+  if (current.headerSignature === signature) return;
+  current.headerSignature = signature;
   const info = room.info;
   const game = info ? app.state.games.get(info.game) : null;
   const me = app.state.name;
@@ -52,14 +56,17 @@ function fillHeader(app, room) {
           : h("button", { type: "button", testid: "leave-room", onclick: () => run({ t: "leave" }), text: room.seat === null ? "Stop watching" : "Leave" }))),
     info ? h("ul", { class: "seat-chips", "aria-label": "Seats" }, seatList,
       info.spectators.length ? h("li", { class: "muted", text: `watching: ${info.spectators.join(", ")}` }) : null) : null,
-    room.timers.length ? h("p", { class: "timers", testid: "timers" },
-      room.timers.map((t) => h("span", { class: "timer" }, h("span", { class: "sr-only", text: `${t.key}: ` }), "⏱ ", countdown(t.deadline, { testid: "timer" })))) : null,
+    room.timers.length && !(info && app.renderer(info.game).showsTimers) ? h("p", { class: "timers", testid: "timers" },
+      room.timers.map((t) => h("span", { class: "timer" }, `Time left (${t.key}): `, countdown(t.deadline, { testid: "timer" })))) : null,
     room.ended ? h("p", { class: "banner", role: "status", testid: "room-ended", text: room.ended.reason === "game_over" ? "This game is over." : "This room has ended." }) : null,
   );
 }
 
-function fillTable(app, room) {
+function fillTable(app, room, force = false) {
   if (!room.view) { replace(current.table, h("p", { class: "muted", text: "Loading the table…" })); return; }
+  const signature = JSON.stringify([room.view, room.seat, room.ended, room.timers.map((t) => t.key)]);
+  if (!force && current.tableSignature === signature) return;
+  current.tableSignature = signature;
   const info = room.info;
   const renderer = app.renderer(info ? info.game : room.view.game);
   const ctx = {
@@ -67,7 +74,7 @@ function fillTable(app, room) {
     game: info ? app.state.games.get(info.game) : null,
     ended: room.ended,
     act: (action) => app.run({ t: "act", room: room.id, action }),
-    rerender: () => { if (current && current.roomId === room.id) fillTable(app, room); },
+    rerender: () => { if (current && current.roomId === room.id) fillTable(app, room, true); },
   };
   replace(current.table, renderer.render(ctx));
 }

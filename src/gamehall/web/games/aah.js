@@ -11,6 +11,9 @@ const cardTexts = new Map(); // card id -> text, remembered from our hand (our p
 
 export const id = "aah";
 
+/** This renderer shows the round timer itself (the room frame then shows none). */
+export const showsTimers = true;
+
 export function render(ctx) {
   const v = ctx.view;
   for (const card of v.hand) cardTexts.set(card.id, card.text);
@@ -21,9 +24,10 @@ export function render(ctx) {
     statusLine(ctx, v, me, iAmCzar),
     h("div", { class: "aah-grid" },
       h("div", { class: "aah-play" },
-        outcomeBanner(v),
-        v.black ? blackCard(v.black, previewFill(v, selection)) : null,
-        playedArea(ctx, v, iAmCzar),
+        gameOverBanner(v),
+        h("div", { class: "aah-top" },
+          v.black ? blackCard(v.black, blackFill(v, selection)) : null,
+          playedArea(ctx, v, iAmCzar) || roundSummary(v)),
         me && !ctx.ended ? hand(ctx, v, me, iAmCzar, selection) : null),
       scoreboard(ctx, v)),
   );
@@ -54,27 +58,26 @@ function statusLine(ctx, v, me, iAmCzar) {
   return h("p", { class: "aah-status", role: "status", testid: "aah-status" },
     v.round ? h("span", { class: "round", text: `Round ${v.round} · ` }) : null,
     h("span", { text }),
-    timer ? h("span", { class: "aah-timer" }, " ⏱ ", countdown(timer.deadline, { testid: "aah-timer" })) : null);
+    timer ? h("span", { class: "aah-timer" }, " · time left ", countdown(timer.deadline, { testid: "aah-timer" })) : null);
 }
 
-function outcomeBanner(v) {
+function gameOverBanner(v) {
   if (v.phase === "over") {
     const winner = v.seats.find((s) => s.seat === v.winner);
     return h("div", { class: "banner win", testid: "game-over", role: "status" },
       h("strong", { text: winner ? `${winner.name} wins the game` : "Game over" }),
-      winner ? h("span", { text: ` with ${winner.points} Awesome Points!` }) : null,
-      roundSummary(v));
+      winner ? h("span", { text: ` with ${winner.points} Awesome Points!` }) : null);
   }
   if (v.phase === "aborted") {
     return h("div", { class: "banner", testid: "game-over", role: "status", text: "The game was aborted." });
   }
-  if (v.phase === "gap" || v.phase === "waiting") return roundSummary(v);
   return null;
 }
 
+/** The last round's result, shown between rounds and at the end. */
 function roundSummary(v) {
   const last = v.last_round;
-  if (!last) return null;
+  if (!last || !["gap", "waiting", "over", "aborted"].includes(v.phase)) return null;
   if (last.winner === null || last.winner === undefined) {
     return h("div", { class: "banner void", testid: "round-winner", role: "status", text: "Nobody won that round." });
   }
@@ -92,7 +95,9 @@ function blackCard(black, fills) {
   parts.forEach((part, i) => {
     body.push(part);
     if (i < parts.length - 1) {
-      const fill = fills[i];
+      let fill = fills[i];
+      // "…an answer." before ", and then" reads better without the answer's own full stop.
+      if (fill && /^[.,!?;:]/.test(parts[i + 1])) fill = fill.replace(/[.!]$/, "");
       body.push(h("span", { class: fill ? "blank filled" : "blank", text: fill || "\u2003\u2003\u2003" }));
     }
   });
@@ -108,8 +113,14 @@ function whiteCard(card, { winning = false } = {}) {
     h("p", { class: "card-text", text: card.text }));
 }
 
-/** The texts that would fill the black card's blanks: our submission so far, then our selection. */
-function previewFill(v, selection) {
+/** The texts in the black card's blanks: between rounds the winning answer, during the pick
+ * phase our submission so far and then our selection (a preview). */
+function blackFill(v, selection) {
+  const last = v.last_round;
+  if (v.phase !== "pick" && v.phase !== "judge" && last && last.winner !== null && last.winner !== undefined) {
+    const winning = last.submissions.find((s) => s.owner === last.winner);
+    return winning ? winning.cards.map((c) => c.text) : [];
+  }
   return [...v.my_submission, ...selection].map((cid) => cardTexts.get(cid)).filter(Boolean);
 }
 
