@@ -25,6 +25,7 @@ from gamehall.games import GAMES, GameEntry
 from gamehall.server import app as server_app
 from gamehall.server.app import listen_plan, running_server
 from gamehall.server.connection import TcpConnection
+from gamehall.store.base import StoreError
 from gamehall.store.memory import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,3 +158,16 @@ async def test_sigterm_drains_and_exits_zero(tmp_path: Path) -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+async def test_a_port_in_use_fails_the_start_and_releases_everything() -> None:
+    store = MemoryStore()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(OSError):
+            async with running_server(local_config(), listen={"web": port}, store=store):
+                pass
+    with pytest.raises(StoreError):
+        store.load_room("any")  # closed by the failed start

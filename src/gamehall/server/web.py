@@ -90,11 +90,19 @@ def build_web_app(context: WebContext) -> web.Application:
 
 
 async def start_web(app: web.Application, host: str, port: int) -> tuple[web.AppRunner, int]:
-    """Serve ``app`` on ``host:port`` on the running loop; returns the runner and bound port."""
+    """Serve ``app`` on ``host:port`` on the running loop; returns the runner and bound port.
+
+    Raises:
+        OSError: the address cannot be bound.
+    """
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0)
     await runner.setup()
     site = web.TCPSite(runner, host, port, reuse_address=True)
-    await site.start()
+    try:
+        await site.start()
+    except BaseException:
+        await runner.cleanup()
+        raise
     bound = next((int(address[1]) for address in runner.addresses if isinstance(address, tuple)), port)
     return runner, bound
 
