@@ -84,8 +84,12 @@ def _serve(args: argparse.Namespace) -> int:
     from gamehall.server.app import run_server
 
     _use_uvloop()
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_server(config))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run_server(config))
+    except OSError as exc:  # a port in use, an address not on this machine
+        print(f"gamehall: cannot start: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

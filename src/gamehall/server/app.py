@@ -131,7 +131,7 @@ class Server:
         self._store = self._given_store if self._given_store is not None else SqliteStore(config.db)
         clock = LoopClock()
         hall = Hall(
-            games=game_types(),
+            games=game_types(deck_dirs=config.deck_dirs),
             store=self._store,
             clock=clock,
             defaults=config.room_defaults,
