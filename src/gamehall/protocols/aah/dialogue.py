@@ -1,0 +1,645 @@
+"""One legacy AAH connection: the 0.2.0 protocol's state machine over the hall (``specs/aah.md``).
+
+The server calls :func:`make_dialogue` for every accepted TCP connection and feeds it bytes;
+the dialogue answers through its :class:`~gamehall.protocols._core.Wire` and is the hall's
+:class:`~gamehall.protocols._core.Listener` for the user once the join is accepted.
+
+States (3.1)::
+
+    NEW --JOIN--> HANDSHAKE --META ok, placed--> SEATED
+     |               |                             |
+     +---------------+--- REFU / DISC / EOF ------>+--> CLOSING (input discarded)
+
+- ``NEW``: ``JOIN``, a no-argument ``META`` (answered), ``PING``/``PONG``, ``DISC`` (closes
+  silently); other commands get ``UNRG`` "Not joined.".
+- ``HANDSHAKE``: the server asked for the client's ``META`` and waits :data:`META_GRACE_S`
+  (a timer of this connection only). Nothing but a ``META`` reply may reach the 0.2.0 client
+  before ``ACKN``, so anything else the client sends is ignored silently. Then the version
+  check, the nick syntax, the login and the placement (:mod:`.placement`); each failure is one
+  ``REFU`` and a close.
+- ``SEATED``: every message of section 4. Table events become frames (:mod:`.frames`).
+- ``CLOSING``: a ``REFU`` or ``DISC`` was sent; input is discarded and the socket closes after
+  the flush (at once, or after the 2.5 s end-of-game grace of the seed).
+
+Rules kept here rather than in the engine: the protocol-error counter (7.3), the exact ``UNRG``
+texts of malformed input, chat length and control characters (7.1), the lobby-only ``NICK``
+(7.2), and the order of ``CZPK`` checks (5.8). Every ``REFU`` is final (3.2).
+
+The hall calls the listener methods synchronously from inside its own calls (and a room's
+events reach every member while the room is still busy), so those methods never call back into
+the session: a logout they cause is deferred to the clock (``call_later(0)``) or to
+:meth:`AahDialogue.connection_lost`.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import re
+from collections.abc import Callable
+from typing import Final
+
+from gamehall.protocols._core import (
+    NEED_DATA,
+    Cancellable,
+    Clock,
+    CloseReason,
+    Delivery,
+    HallError,
+    HallPort,
+    ProtocolError,
+    RoomInfo,
+    Session,
+    Wire,
+)
+from gamehall.protocols.aah import placement
+from gamehall.protocols.aah.codec import AahCodec, Frame, Side
+from gamehall.protocols.aah.frames import (
+    DISC_AT_REQUEST,
+    DISC_GAME_ENDED,
+    DISC_INACTIVE,
+    DISC_KICKED,
+    DISC_PROTOCOL_ERRORS,
+    DISC_STOPPED,
+    frame,
+    hall_frames,
+    table_frames,
+    white_frame,
+)
+from gamehall.protocols.aah.meta import (
+    PROTOCOL_VERSION,
+    MetaError,
+    decode_client_meta,
+    encode_server_meta,
+    version_refusal,
+)
+from gamehall.rules._core import Event, RuleError, Seat
+from gamehall.rules.aah.actions import Judge, Pick
+from gamehall.rules.aah.cards import WhiteCard
+from gamehall.rules.aah.errors import MAX_CARD_ID
+from gamehall.rules.aah.events import SeatKicked, TableClosed
+
+log = logging.getLogger(__name__)
+
+META_GRACE_S: Final = 1.5
+"""How long the server waits for the client's ``META`` reply (0.2.0: 1500 ms)."""
+
+END_GRACE_S: Final = 2.5
+"""After a game ends, sockets close this much later, or earlier if the client closes (seed)."""
+
+MAX_PROTOCOL_ERRORS: Final = 20
+"""Consecutive rejected inputs before the connection is dropped (7.3)."""
+
+CHAT_LIMIT: Final = 200
+"""Code points of one chat line (0.2.0)."""
+
+IDLE_TIMEOUT_S: Final = 0.0
+"""The server's per-connection idle timeout for this protocol: off. The 0.2.0 client sends
+nothing while it waits in a lobby or sits out rounds, the server sends no pings (2.5), and TCP
+keepalive finds dead peers; inactive seats are handled by ``kick_after_skips``. **Decision
+(ours).**"""
+
+NICK_PATTERN: Final = re.compile(r"[A-Za-z0-9_|]{1,20}")
+CARD_ID_PATTERN: Final = re.compile(r"[0-9]{1,10}")
+
+# REFU reasons (11.2)
+MALFORMED_DATA: Final = "Malformed data."
+META_TIMEOUT: Final = "Failed to respond with metadata in time."
+NICK_INVALID: Final = "Nickname contains invalid characters."
+INTERNAL_ERROR: Final = "Internal error."
+# UNRG reasons (11.2)
+NOT_JOINED: Final = "Not joined."
+ALREADY_JOINED: Final = "Already joined."
+PICK_NO_ARGUMENTS: Final = "PICK received without arguments; invalid."
+CZPK_NO_ARGUMENTS: Final = "CZPK sent without arguments; invalid."
+CHAT_TOO_LONG: Final = f"Messages have a {CHAT_LIMIT}-character limit."
+CHAT_RATE_LIMITED: Final = "Chat rate limit reached."
+# BDCS and NDNY
+CHAT_DISABLED: Final = "Chat is disabled on this server."
+NDNY_INVALID: Final = "Nickname invalid; unchanged."
+NDNY_IN_USE: Final = "Nickname in use; unchanged."
+NDNY_IN_GAME: Final = "Cannot change nickname during a game."
+
+_SHOWN_ID_MAX = 40
+"""Characters of a bad card id echoed in "Invalid card identifier sent (X)." (frame cap)."""
+
+_CLOSE_TEXTS: Final = {
+    CloseReason.KICKED: DISC_KICKED,
+    CloseReason.GAME_OVER: DISC_GAME_ENDED,
+    CloseReason.INACTIVE: DISC_INACTIVE,
+    CloseReason.PROTOCOL: DISC_PROTOCOL_ERRORS,
+}
+"""The ``DISC`` text for a hall-side end; anything else is "Game ended by server or administrator."."""
+
+
+class State(enum.Enum):
+    """The connection states of section 3.1."""
+
+    NEW = "new"
+    HANDSHAKE = "handshake"
+    SEATED = "seated"
+    CLOSING = "closing"
+
+
+def make_dialogue(hall: HallPort, wire: Wire, clock: Clock) -> AahDialogue:
+    """The dialogue of one accepted legacy connection (looked up by ``gamehall.server.app``)."""
+    return AahDialogue(hall, wire, clock)
+
+
+def parse_card_id(raw: str) -> int | None:
+    """A card id as sent by a client: ``[0-9]{1,10}`` and at most 2^31-1 (2.4), else ``None``."""
+    if not CARD_ID_PATTERN.fullmatch(raw):
+        return None
+    value = int(raw)
+    return value if value <= MAX_CARD_ID else None
+
+
+def invalid_card_id(raw: str) -> str:
+    shown = raw if len(raw) <= _SHOWN_ID_MAX else raw[:_SHOWN_ID_MAX] + "..."
+    return f"Invalid card identifier sent ({shown})."
+
+
+class AahDialogue:
+    """The legacy AAH protocol for one TCP connection (see the module docstring)."""
+
+    def __init__(
+        self,
+        hall: HallPort,
+        wire: Wire,
+        clock: Clock,
+        *,
+        meta_grace_s: float = META_GRACE_S,
+        end_grace_s: float = END_GRACE_S,
+        server_version: int = PROTOCOL_VERSION,
+    ) -> None:
+        self._hall = hall
+        self._wire = wire
+        self._clock = clock
+        self._meta_grace_s = meta_grace_s
+        self._end_grace_s = end_grace_s
+        self._server_version = server_version
+        self._codec = AahCodec(Side.SERVER)
+        self.state = State.NEW
+        self.nick: str | None = None
+        self.room_id: str | None = None
+        self.seat: Seat | None = None
+        self._session: Session | None = None
+        self._logged_out = False
+        self._lost = False
+        self._errors = 0
+        self._meta_timer: Cancellable | None = None
+        self._close_timer: Cancellable | None = None
+        self._pending_logout: bool | None = None
+        self._joining = False
+        self._held_back: list[Callable[[], None]] = []
+
+    # ------------------------------------------------------------------ Dialogue: input
+
+    def data_received(self, data: bytes) -> None:
+        """Bytes from the client: split into frames (any chunking) and handle each in order."""
+        if self._closing():
+            return
+        self._codec.receive_data(data)
+        while not self._closing():
+            try:
+                message = self._codec.next_message()
+            except ProtocolError as exc:
+                self._bad_frame(exc)
+                continue
+            if message is NEED_DATA:
+                return
+            assert isinstance(message, Frame)
+            self._handle_safely(message)
+
+    def connection_lost(self) -> None:
+        """The socket is gone (EOF, reset, our own close): a seat in a running game is held
+        for its grace; a lobby seat is released (5.2)."""
+        if self._lost:
+            return
+        self._lost = True
+        self.state = State.CLOSING
+        for timer in (self._meta_timer, self._close_timer):
+            if timer is not None:
+                timer.cancel()
+        self._meta_timer = self._close_timer = None
+        self._logout(dropped=True if self._pending_logout is None else self._pending_logout)
+
+    # ------------------------------------------------------------------ Listener: from the hall
+
+    def deliver(self, room_id: str, delivery: Delivery) -> None:
+        """A room event for our seat; events of our own join wait until ``ACKN``/``CLNF``."""
+        if self._joining:
+            self._held_back.append(lambda: self.deliver(room_id, delivery))
+            return
+        if self.state is not State.SEATED or room_id != self.room_id:
+            return
+        event = delivery.event
+        try:
+            self._send_all(table_frames(event, self.seat))
+            if isinstance(event, SeatKicked) and event.seat == self.seat:
+                self._close(dropped=False, defer=True)
+            elif isinstance(event, TableClosed):
+                self._end_of_game()
+        except Exception:
+            log.exception("AAH %s (%s): failed to pass on %s", self._wire.peer, self.nick, event)
+
+    def hall_event(self, event: Event) -> None:
+        """A whisper, shout or server notice: a ``BDCS`` (see :func:`.frames.hall_frames`)."""
+        if self._joining:
+            self._held_back.append(lambda: self.hall_event(event))
+            return
+        if self.state is State.SEATED:
+            try:
+                self._send_all(hall_frames(event))
+            except Exception:
+                log.exception("AAH %s (%s): failed to pass on %s", self._wire.peer, self.nick, event)
+
+    def ended(self, room_id: str, reason: CloseReason, text: str) -> None:
+        """Our seat is gone: game over or aborted (``DISC`` was sent with the table's last
+        events; close after the grace), kicked, or the room was closed (shutdown, operator)."""
+        if self.state is not State.SEATED or room_id != self.room_id:
+            return
+        self._send(frame("DISC", _CLOSE_TEXTS.get(reason, DISC_STOPPED)))
+        if reason in (CloseReason.GAME_OVER, CloseReason.ABORTED):
+            self._end_of_game()
+        else:
+            self._close(dropped=False, defer=True)
+
+    def disconnect(self, reason: CloseReason, text: str) -> None:
+        """The hall ends the connection (server shutdown, replaced login)."""
+        if self.state is State.SEATED:
+            self._send(frame("DISC", _CLOSE_TEXTS.get(reason, DISC_STOPPED)))
+        if self.state is not State.CLOSING:
+            self._close(dropped=True, defer=True)
+
+    # ------------------------------------------------------------------ frames, state by state
+
+    def _handle_safely(self, message: Frame) -> None:
+        """Handle one frame; a bug in our handler answers "Internal error." and the
+        connection (and its table) go on (section 8)."""
+        try:
+            self._handle(message)
+        except Exception:
+            log.exception(
+                "AAH %s (%s): internal error handling %s in state %s",
+                self._wire.peer,
+                self.nick,
+                message.command,
+                self.state.value,
+            )
+            if self.state is State.HANDSHAKE:
+                self._refuse(INTERNAL_ERROR)
+            elif self.state is not State.CLOSING:
+                self._send(frame("UNRG", INTERNAL_ERROR))
+
+    def _handle(self, message: Frame) -> None:
+        if self.state is State.NEW:
+            self._handle_new(message)
+        elif self.state is State.HANDSHAKE:
+            self._handle_handshake(message)
+        elif self.state is State.SEATED:
+            self._handle_seated(message)
+
+    def _bad_frame(self, exc: ProtocolError) -> None:
+        """A frame the codec could not read (2.2): ``UNRG`` with its text; during the
+        handshake nothing may be sent, except that invalid UTF-8 refuses the join."""
+        if self.state is State.HANDSHAKE:
+            if exc.code == "invalid_utf8":
+                self._refuse(MALFORMED_DATA)
+            return
+        self._reject(exc.reason)
+
+    def _handle_new(self, message: Frame) -> None:
+        command, args = message.command, message.args
+        if command == "JOIN":
+            if not args:
+                self._refuse(MALFORMED_DATA)
+                return
+            self.nick = args[0]
+            self.state = State.HANDSHAKE
+            self._errors = 0
+            self._send(frame("META"))
+            self._meta_timer = self._clock.call_later(self._meta_grace_s, self._meta_timed_out)
+        elif command == "META":
+            if not args:
+                self._send_meta()
+            self._errors = 0
+        elif command == "PING":
+            self._send(frame("PONG"))
+            self._errors = 0
+        elif command == "PONG":
+            self._errors = 0
+        elif command == "DISC":
+            self._close(dropped=True, defer=False)
+        else:
+            self._reject(NOT_JOINED)
+
+    def _handle_handshake(self, message: Frame) -> None:
+        command, args = message.command, message.args
+        if command == "META":
+            if args:
+                self._client_meta(args[0])
+            else:
+                self._send_meta()
+        elif command == "DISC":
+            self._close(dropped=True, defer=False)
+        # anything else: ignored silently (nothing may reach the 0.2.0 client before ACKN)
+
+    def _handle_seated(self, message: Frame) -> None:
+        command, args = message.command, message.args
+        handler = self._SEATED_HANDLERS.get(command)
+        if handler is None:  # the codec lets only client commands through
+            self._reject(f"Unknown command ({command}).")
+            return
+        handler(self, args)
+
+    # ------------------------------------------------------------------ the handshake (3.2)
+
+    def _meta_timed_out(self) -> None:
+        self._meta_timer = None
+        if self.state is State.HANDSHAKE and not self._lost:
+            self._refuse(META_TIMEOUT)
+
+    def _client_meta(self, argument: str) -> None:
+        if self._meta_timer is not None:
+            self._meta_timer.cancel()
+            self._meta_timer = None
+        try:
+            version = decode_client_meta(argument)
+        except MetaError as exc:
+            log.info("AAH %s: bad META from %s: %s", self._wire.peer, self.nick, exc)
+            self._refuse(MALFORMED_DATA)
+            return
+        refusal = version_refusal(version)
+        if refusal is not None:
+            self._refuse(refusal)
+            return
+        nick = self.nick or ""
+        if not NICK_PATTERN.fullmatch(nick):
+            self._refuse(NICK_INVALID)
+            return
+        self._admit(nick)
+
+    def _admit(self, nick: str) -> None:
+        """Log the user in and seat them (3.5), then ``ACKN``, ``CLNF`` and the events the
+        join caused (a countdown, the rejoin replay), in that order."""
+        if placement.seated_elsewhere(self._hall, nick):
+            self._refuse(placement.NICK_IN_USE)
+            return
+        try:
+            session = self._hall.login(nick, self, protocol="aah", resume_without_token=True)
+        except HallError as exc:
+            self._refuse(placement.NICK_IN_USE if exc.code == "name_in_use" else NICK_INVALID)
+            return
+        self._session = session
+        self._joining = True
+        try:
+            room_id, seat = placement.place(self._hall, session)
+        except placement.Refused as exc:
+            self._held_back.clear()
+            self._refuse(exc.reason)
+            return
+        finally:
+            self._joining = False
+        self.nick, self.room_id, self.seat = session.name, room_id, seat
+        self.state = State.SEATED
+        self._errors = 0
+        names = session.room(room_id).info().seats
+        self._send(frame("ACKN"))
+        self._send(frame("CLNF", *(names[s] for s in sorted(names))))
+        held_back, self._held_back = self._held_back, []
+        for replay in held_back:
+            replay()
+
+    def _send_meta(self) -> None:
+        """The server ``META``: the table we sit at, or the one a ``JOIN`` would land at."""
+        info: RoomInfo | None
+        if self.room_id is not None and self._session is not None:
+            info = self._session.room(self.room_id).info()
+        else:
+            info = placement.landing_table(self._hall, self.nick)
+        meta = placement.describe(info, self._hall.game_defaults(placement.GAME), self._server_version)
+        self._send(frame("META", encode_server_meta(meta)))
+
+    # ------------------------------------------------------------------ seated commands (4, 7)
+
+    def _on_join(self, args: tuple[str, ...]) -> None:
+        self._reject(ALREADY_JOINED)
+
+    def _on_meta(self, args: tuple[str, ...]) -> None:
+        if not args:  # with arguments: ignored outside the handshake (3.3)
+            self._send_meta()
+        self._errors = 0
+
+    def _on_ping(self, args: tuple[str, ...]) -> None:
+        self._send(frame("PONG"))
+        self._errors = 0
+
+    def _on_pong(self, args: tuple[str, ...]) -> None:
+        self._errors = 0
+
+    def _on_disc(self, args: tuple[str, ...]) -> None:
+        """Leave now, without a grace: ``DISC`` back, then close; the others get ``CLEX``."""
+        self._send(frame("DISC", DISC_AT_REQUEST))
+        self._leave()
+
+    def _on_smsg(self, args: tuple[str, ...]) -> None:
+        """Room chat (7.1): relayed to every seat as ``RMSG`` by the room's ``ChatSaid``."""
+        session, room_id = self._seated()
+        if len(args) != 1 or not args[0]:
+            self._reject(MALFORMED_DATA)
+            return
+        if session.room(room_id).config.get("chat_enabled") is False:
+            self._send(frame("BDCS", CHAT_DISABLED))
+            return
+        if len(args[0]) > CHAT_LIMIT:
+            self._reject(CHAT_TOO_LONG)
+            return
+        try:
+            session.chat(room_id, args[0])  # control characters are replaced when sent out
+        except HallError as exc:
+            if exc.code == "rate_limited":
+                self._send(frame("UNRG", CHAT_RATE_LIMITED))  # not a protocol error (7.1)
+            elif exc.code == "chat_disabled":
+                self._send(frame("BDCS", CHAT_DISABLED))
+            else:
+                self._reject(MALFORMED_DATA)
+            return
+        self._errors = 0
+
+    def _on_nick(self, args: tuple[str, ...]) -> None:
+        """Rename, in the lobby only (7.2): ``NACC`` to us, ``CLEX``/``CLJN`` to the others."""
+        session, room_id = self._seated()
+        if session.room(room_id).info().started:
+            self._send(frame("NDNY", NDNY_IN_GAME))
+            return
+        new = args[0] if args else ""
+        if not NICK_PATTERN.fullmatch(new):
+            self._send(frame("NDNY", NDNY_INVALID))
+            return
+        try:
+            session.rename(room_id, new)
+        except HallError as exc:
+            self._send(frame("NDNY", NDNY_IN_USE if exc.code == "name_in_use" else NDNY_INVALID))
+            return
+        except RuleError as exc:  # the table's own texts are the NDNY reasons
+            self._send(frame("NDNY", exc.reason))
+            return
+        self.nick = session.name
+        self._send(frame("NACC"))
+        self._errors = 0
+
+    def _on_pick(self, args: tuple[str, ...]) -> None:
+        """Play cards (5.7), one id at a time, left to right, so a frame can be partly
+        accepted; a refused card the client already hid comes back with ``WHTE``."""
+        session, room_id = self._seated()
+        if not args:
+            self._reject(PICK_NO_ARGUMENTS)
+            return
+        for raw in args:
+            if self.state is not State.SEATED:
+                return
+            card_id = parse_card_id(raw)
+            if card_id is None:
+                self._reject(invalid_card_id(raw))
+                continue
+            try:
+                session.act(room_id, Pick((card_id,)))
+            except RuleError as exc:
+                restore = exc.detail.get("restore")
+                extra = [white_frame(restore)] if isinstance(restore, WhiteCard) else []
+                self._reject(exc.reason, extra)
+                continue
+            self._errors = 0
+
+    def _on_czpk(self, args: tuple[str, ...]) -> None:
+        """The czar's choice (5.8): "not the czar" and "not now" come before the id is read;
+        only the first argument counts."""
+        session, room_id = self._seated()
+        seat = self.seat
+        try:
+            session.room(room_id).game.check_may_judge(seat)
+        except RuleError as exc:
+            self._reject(exc.reason)
+            return
+        if not args:
+            self._reject(CZPK_NO_ARGUMENTS)
+            return
+        card_id = parse_card_id(args[0])
+        if card_id is None:
+            self._reject(invalid_card_id(args[0]))
+            return
+        try:
+            session.act(room_id, Judge(card_id))
+        except RuleError as exc:
+            self._reject(exc.reason)
+            return
+        self._errors = 0
+
+    _SEATED_HANDLERS: Final[dict[str, Callable[[AahDialogue, tuple[str, ...]], None]]] = {
+        "JOIN": _on_join,
+        "META": _on_meta,
+        "PING": _on_ping,
+        "PONG": _on_pong,
+        "DISC": _on_disc,
+        "SMSG": _on_smsg,
+        "NICK": _on_nick,
+        "PICK": _on_pick,
+        "CZPK": _on_czpk,
+    }
+
+    # ------------------------------------------------------------------ helpers
+
+    def _closing(self) -> bool:
+        return self.state is State.CLOSING
+
+    def _seated(self) -> tuple[Session, str]:
+        assert self._session is not None and self.room_id is not None
+        return self._session, self.room_id
+
+    def _send(self, message: Frame) -> None:
+        """One whole frame in one write; nothing once the connection is lost."""
+        if self._lost:
+            return
+        if message.args and not message.args[0]:
+            log.warning("AAH %s: %s with an empty first argument not sent", self._wire.peer, message.command)
+            return
+        self._wire.send(self._codec.encode(message))
+
+    def _send_all(self, frames: list[Frame]) -> None:
+        for message in frames:
+            self._send(message)
+
+    def _reject(self, reason: str, extra: list[Frame] | None = None) -> None:
+        """``UNRG<reason>`` (and e.g. the restored card), counting one protocol error (7.3)."""
+        self._send(frame("UNRG", reason))
+        self._send_all(extra or [])
+        self._errors += 1
+        if self._errors >= MAX_PROTOCOL_ERRORS:
+            log.info("AAH %s (%s): too many protocol errors; dropped", self._wire.peer, self.nick)
+            self._send(frame("DISC", DISC_PROTOCOL_ERRORS))
+            self._leave()
+
+    def _refuse(self, reason: str) -> None:
+        """``REFU<reason>``, then close once flushed; a login made for this join is undone
+        (as a drop: a seat it took back stays held)."""
+        self._send(frame("REFU", reason))
+        self._close(dropped=True, defer=False)
+
+    def _leave(self) -> None:
+        """Give the seat up now (client ``DISC``, too many errors) and close."""
+        self._close(dropped=False, defer=False)
+
+    def _close(self, *, dropped: bool, defer: bool) -> None:
+        """Stop reading, log out, close after the flush. From inside a hall call (``defer``)
+        the logout waits for the clock's next turn, or for :meth:`connection_lost`."""
+        self.state = State.CLOSING
+        if self._meta_timer is not None:
+            self._meta_timer.cancel()
+            self._meta_timer = None
+        if defer:
+            self._logout_soon(dropped=dropped)
+        else:
+            self._logout(dropped=dropped)
+        if not self._lost:
+            self._wire.close()
+
+    def _end_of_game(self) -> None:
+        """The table is over: ignore input, free the nick, close after the grace."""
+        self.state = State.CLOSING
+        self._logout_soon(dropped=False)
+        if self._close_timer is None and not self._lost:
+            self._close_timer = self._clock.call_later(self._end_grace_s, self._grace_over)
+
+    def _grace_over(self) -> None:
+        self._close_timer = None
+        if not self._lost:
+            self._wire.close()
+
+    def _logout_soon(self, *, dropped: bool) -> None:
+        """Log out once the hall call that reached us has returned (module docstring)."""
+        if self._session is None or self._logged_out or self._pending_logout is not None:
+            return
+        self._pending_logout = dropped
+        self._clock.call_later(0, lambda: self._logout(dropped=dropped))
+
+    def _logout(self, *, dropped: bool) -> None:
+        session = self._session
+        if session is None or self._logged_out:
+            return
+        self._logged_out = True
+        try:
+            session.logout(dropped=dropped)
+        except (HallError, RuleError) as exc:
+            log.warning("AAH %s (%s): logout failed: %s", self._wire.peer, self.nick, exc)
+
+
+__all__ = [
+    "END_GRACE_S",
+    "IDLE_TIMEOUT_S",
+    "META_GRACE_S",
+    "AahDialogue",
+    "State",
+    "make_dialogue",
+    "parse_card_id",
+]
