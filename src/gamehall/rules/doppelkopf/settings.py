@@ -1,0 +1,290 @@
+"""The rule keys of a Doppelkopf table (note §6.6) and the table's timing settings (§8).
+
+The note names rules ``dk.<name>``; a setting here is the part after ``dk.`` (``dk.heart10`` is
+``heart10``), and :data:`RULE_KEYS` maps the dotted names both ways for the cg dialogue.
+Values keep the note's spelling: ``"None"`` is the *string* None, ``dk.buck_amount`` is a string.
+
+Two checks a single :class:`Setting` cannot express live here as well:
+
+* ``"active"`` rules (lists) may only hold their listed options (:func:`check_config`);
+* a rule whose *requirements* are unmet is played at its default (the note's "effective value",
+  :func:`effective_rules`), whatever was stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamehall.rules._config import ConfigSchema, Setting
+from gamehall.rules._core import JSON, ConfigError
+from gamehall.rules.doppelkopf.cards import SOLO_ORDER
+
+NONE = "None"
+"""The note's "no value" for select rules: a string, as on the wire."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One ``dk.*`` rule: its setting plus the note's requirements ``{rule: allowed values}``."""
+
+    setting: Setting
+    requires: Mapping[str, tuple[JSON, ...]] = field(default_factory=dict)
+    options: tuple[str, ...] = ()
+    ours: bool = False
+    """True for the 4 gamehall rules (misplay and penalties), sent to gamehall clients only."""
+
+
+def _select(name: str, default: str, options: tuple[str, ...], help_text: str, **kw: Any) -> Rule:
+    return Rule(Setting(name, default, "choice", choices=options, help=help_text), **kw)
+
+
+def _flag(name: str, default: bool, help_text: str, **kw: Any) -> Rule:
+    return Rule(Setting(name, default, "bool", help=help_text), **kw)
+
+
+def _active(name: str, default: list[str], options: tuple[str, ...], help_text: str, **kw: Any) -> Rule:
+    return Rule(Setting(name, default, "list", help=help_text), options=options, **kw)
+
+
+HEART10_ON = {"heart10": (True,)}
+PENALIZE = {"misplay": ("penalize",)}
+BUCK_ON = {"buck_round": ("succession", "parallel")}
+THROW_ON = {"throw": ("reservation", "throw")}
+
+RULES: tuple[Rule, ...] = (
+    _flag("heart10", True, "The ♥10 (Dulle) is the highest trump."),
+    _select(
+        "heart10_prio", "first", ("first", "second"), "Which of two ♥10 in a trick wins.", requires=HEART10_ON
+    ),
+    _select(
+        "heart10_lasttrick",
+        "first",
+        ("first", "second"),
+        "Which of two ♥10 wins the last trick.",
+        requires=HEART10_ON,
+    ),
+    _flag("doppelkopf", True, "Extra point for a trick of 40 eyes or more.", requires={}),
+    _flag("fox", True, "Extra point for catching an opponent's ♦A.", requires={}),
+    _flag(
+        "fox_lasttrick",
+        False,
+        "Extra point when a ♦A wins the last trick.",
+        requires={"fox": (True,), "pigs": (NONE,)},
+    ),
+    _select(
+        "pigs",
+        NONE,
+        (NONE, "one_first", "one_on_play", "one_on_fox", "two_reservation", "two_on_play"),
+        "Both ♦A in one hand become the highest trumps.",
+        requires={"fox": (True,), "fox_lasttrick": (False,)},
+    ),
+    _select(
+        "superpigs",
+        NONE,
+        (NONE, "reservation", "on_pig", "on_play"),
+        "Both trump 9s (or Ks) in one hand rank above the pigs.",
+        requires={"fox": (True,), "pigs": ("two_reservation", "two_on_play"), "joker": (NONE,)},
+    ),
+    _flag("charlie", True, "Extra point when a ♣J wins the last trick.", requires={}),
+    _flag(
+        "charlie_broken",
+        False,
+        "Extra point for catching an opponent's ♣J in the last trick.",
+        requires={"charlie": (True,), "jane": (False,)},
+    ),
+    _flag(
+        "jane",
+        False,
+        "Extra point when a ♦Q catches an opponent's ♣J in the last trick.",
+        requires={"charlie": (True,), "charlie_broken": (False,)},
+    ),
+    _select(
+        "charlie_prio",
+        "first",
+        ("first", "second"),
+        "Which of two ♣J wins the last trick.",
+        requires={"charlie": (True,)},
+    ),
+    _select(
+        "without9",
+        "with_all",
+        ("with_all", "with_four", "without"),
+        "Play with 48, 44 or 40 cards.",
+        requires={},
+    ),
+    _flag("heart_trick", False, "Extra point for a trick of four plain hearts.", requires={}),
+    _flag(
+        "sec_black_trick",
+        False,
+        "Extra point for the second trick of four plain ♠ (or ♣).",
+        requires={"without9": ("with_all",)},
+    ),
+    _select(
+        "joker",
+        NONE,
+        (NONE, "over_h10", "over_pigs"),
+        "One ♦9 (♦K) becomes a joker trump.",
+        requires={"superpigs": (NONE,)},
+    ),
+    _flag("hobgoblin", False, "Extra point when ♠Q wins a trick holding the ♠K.", requires={}),
+    _select(
+        "poverty",
+        NONE,
+        (NONE, "sell", "circulate", "circulate_duty"),
+        "A hand with at most 3 trumps may give them away.",
+        requires={},
+    ),
+    _select(
+        "poverty_consequence",
+        NONE,
+        (NONE, "redeal", "black_sow", "ramsch"),
+        "What happens when nobody takes a poverty.",
+        requires={"poverty": ("sell", "circulate")},
+    ),
+    _select(
+        "throw", NONE, (NONE, "reservation", "throw"), "When a bad hand may void the round.", requires={}
+    ),
+    _active(
+        "throw_cases",
+        [],
+        ("5_9", "5_k", "4_9+4_k", "9_all_c", "k_all_c", "7full", "t<hj", "t<dj"),
+        "The hands that may be thrown.",
+        requires=THROW_ON,
+    ),
+    _select(
+        "coward",
+        NONE,
+        (NONE, "210_no_re", "240_no_u90"),
+        "Winning big without announcing loses.",
+        requires={},
+    ),
+    _select(
+        "wedding", "3_trick", (NONE, "3_trick", "wish_trick"), "How a wedding finds its partner.", requires={}
+    ),
+    _flag("repeat_game", False, "A round worth 0 or less is replayed.", requires={}),
+    _select("re_kontra", "+2", ("+2", "*2", "*2_extra"), "What re and kontra add to the value.", requires={}),
+    _select(
+        "buck_round", NONE, (NONE, "succession", "parallel"), "Buck rounds double the points.", requires={}
+    ),
+    _active(
+        "buck_cause",
+        [],
+        ("4hearts", "draw", "0points", "re_kontra_lost", "solo_lost"),
+        "What starts buck rounds.",
+        requires=BUCK_ON,
+    ),
+    _select("buck_amount", "4", ("1", "2", "3", "4"), "Buck rounds added per cause.", requires=BUCK_ON),
+    _flag("solo_shift_h10", False, "In colour solos the ♥10 role moves to another 10.", requires=HEART10_ON),
+    _flag("solist_begins", False, "The soloist leads the first trick.", requires={}),
+    _select("solo_prio", "first", ("first", "prio"), "Which of several solos is played.", requires={}),
+    _active(
+        "solos",
+        [
+            "solo_queen",
+            "solo_jack",
+            "solo_clubs",
+            "solo_spades",
+            "solo_hearts",
+            "solo_diamonds",
+            "solo_fleshless",
+        ],
+        SOLO_ORDER,
+        "The solos that may be announced.",
+        requires={},
+    ),
+    _flag("open_cards", False, "Every card is shown to everyone.", requires={}),
+    _select(
+        "misplay",
+        "refuse",
+        ("refuse", "penalize"),
+        "Refuse illegal moves, or accept and let them be denounced.",
+        requires={},
+        ours=True,
+    ),
+    Rule(
+        Setting("penalty_points", 3, "int", 0, 30, help="Points the punished player loses."),
+        requires=PENALIZE,
+        ours=True,
+    ),
+    Rule(
+        Setting("penalty_bonus", 1, "int", 0, 10, help="Points every other player gains on a penalty."),
+        requires=PENALIZE,
+        ours=True,
+    ),
+    _select(
+        "penalty_abort",
+        "none",
+        ("none", "round", "game"),
+        "What a guilty verdict aborts.",
+        requires=PENALIZE,
+        ours=True,
+    ),
+)
+
+RULES_BY_NAME: dict[str, Rule] = {rule.setting.name: rule for rule in RULES}
+
+RULE_KEYS: dict[str, str] = {f"dk.{rule.setting.name}": rule.setting.name for rule in RULES}
+"""The note's dotted rule key -> our setting name (``"dk.heart10"`` -> ``"heart10"``)."""
+
+TABLE_SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "turn_timeout_s",
+        60.0,
+        "float",
+        1,
+        3600,
+        help="Seconds a seat has for a card, a question or readiness before its default move.",
+    ),
+    Setting(
+        "complaint_timeout_s",
+        60.0,
+        "float",
+        1,
+        3600,
+        help="Seconds the accuser has to pick the illegal move (then cancelled).",
+    ),
+    Setting(
+        "vote_timeout_s",
+        60.0,
+        "float",
+        1,
+        3600,
+        help="Seconds for an accusation vote (no) and the end-of-round vote (continue).",
+    ),
+    Setting("rejoin_grace", 300, "int", 0, 3600, help="Seconds a dropped seat is held."),
+)
+
+SCHEMA = ConfigSchema("doppelkopf", [rule.setting for rule in RULES] + list(TABLE_SETTINGS))
+
+
+def check_config(given: Mapping[str, Any]) -> dict[str, JSON]:
+    """A complete, valid table config: defaults filled in, every value checked, list rules
+    holding only their options.
+
+    Raises:
+        ConfigError: unknown key, bad value, or an unknown option in a list rule.
+    """
+    config = SCHEMA.validate(given)
+    for rule in RULES:
+        if rule.options:
+            value = config[rule.setting.name]
+            assert isinstance(value, list)
+            unknown = [item for item in value if item not in rule.options]
+            if unknown:
+                raise ConfigError(f"{rule.setting.name}: unknown option(s) {unknown}")
+    return config
+
+
+def effective_rules(config: Mapping[str, JSON]) -> dict[str, JSON]:
+    """The values a game plays with: a rule whose requirement is unmet (judged on the stored
+    values) is played at its default. Frozen at the start of the game."""
+    effective = dict(SCHEMA.defaults())
+    effective.update(config)
+    for rule in RULES:
+        for other, allowed in rule.requires.items():
+            if config.get(other, RULES_BY_NAME[other].setting.default) not in allowed:
+                effective[rule.setting.name] = RULES_BY_NAME[rule.setting.name].setting.default
+                break
+    return effective

@@ -1,0 +1,113 @@
+"""What one seat (or a spectator, ``None``) may know about a Doppelkopf table.
+
+This is the only place that decides visibility: a seat sees its own hand (every hand with
+``dk.open_cards``), the cards on the table, the taken tricks' eyes, announcements, points and
+summaries. The poverty cards are shown only to the two parties of the exchange (a ``sell``
+candidate only after accepting), a question only to its target, and a complaint's move list
+only to the accuser.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamehall.rules._core import JSON, Seat, ToMove
+from gamehall.rules.doppelkopf.play import Referee
+from gamehall.rules.doppelkopf.state import RoundState, TableState
+
+
+def _cards(rnd: RoundState, ids: list[str]) -> list[dict[str, str]]:
+    return [{"id": c, "value": rnd.values[c]} for c in ids]
+
+
+def _poverty_view(ref: Referee, seat: Seat | None) -> dict[str, JSON] | None:
+    poverty = ref.rnd.poverty
+    if poverty is None:
+        return None
+    view: dict[str, JSON] = {"poor": poverty.poor, "taker": poverty.taker, "passed": len(poverty.passed)}
+    candidate = poverty.candidates[0] if poverty.candidates else None
+    sees = seat is not None and (
+        seat in (poverty.poor, poverty.taker) or (seat == candidate and ref.rules["poverty"] != "sell")
+    )
+    if sees:
+        view["passed_cards"] = _cards(ref.rnd, poverty.passed)
+        view["returned_cards"] = _cards(ref.rnd, poverty.returned)
+    return view
+
+
+def _round_view(table: TableState, ref: Referee, seat: Seat | None) -> dict[str, JSON]:
+    rnd, rules = ref.rnd, ref.rules
+    open_cards = bool(rules["open_cards"])
+    trick = rnd.trick
+    view: dict[str, Any] = {
+        "round": rnd.number,
+        "phase": rnd.phase,
+        "player_list": list(rnd.player_list),
+        "total_tricks": rnd.tricks_total,
+        "hand_sizes": [len(h) for h in rnd.hands],
+        "hand": _cards(rnd, rnd.hands[seat]) if seat is not None else [],
+        "hands": [_cards(rnd, h) for h in rnd.hands] if open_cards else None,
+        "ready": list(rnd.ready),
+        "game_type": ref.shown_type() if rnd.phase in ("tricks", "end") else None,
+        "soloist": rnd.soloist if rnd.game_type not in ("silent_wedding", "ramsch_sw") else None,
+        "trick": None
+        if trick is None
+        else {
+            "number": trick.number,
+            "leader": trick.leader,
+            "cards": [None if c is None else {"id": c, "value": rnd.values[c]} for c in trick.cards],
+        },
+        "current_player": ref.current_player(),
+        "tricks_won": [sum(1 for t in rnd.tricks if t.winner == s) for s in range(4)],
+        "eyes": [ref.eyes_of_seat(s) for s in range(4)],
+        "last_trick": None
+        if not rnd.tricks
+        else [None if c is None else rnd.values[c] for c in rnd.tricks[-1].cards],
+        "announcements": [{"seat": a.seat, "kind": a.kind, "party": a.party} for a in rnd.announcements],
+        "pigs": bool(rnd.pig_ids),
+        "superpigs": bool(rnd.superpig_ids),
+        "wedding": None if rnd.bride is None else {"bride": rnd.bride, "trick": rnd.clarification},
+        "poverty": _poverty_view(ref, seat),
+        "asked": None if rnd.question is None else rnd.question.seat,
+        "question": rnd.question.kind if rnd.question is not None and rnd.question.seat == seat else None,
+        "complaint": None,
+    }
+    if seat is not None and rnd.phase == "tricks":
+        buttons = ref.buttons(seat)
+        view["rebtn_lbl"], view["pigbtn_lbl"] = buttons.rebtn_lbl, buttons.pigbtn_lbl
+        view["party"] = ref.party_of(seat)
+    if rnd.complaint is not None:
+        complaint = rnd.complaint
+        shown: dict[str, JSON] = {
+            "accuser": complaint.accuser,
+            "accused": complaint.accused,
+            "kind": complaint.kind,
+        }
+        if seat == complaint.accuser:
+            shown["moves"] = [
+                {"id": m.id, "type": m.kind, "data": m.data} for m in rnd.moves if m.id in complaint.listed
+            ]
+        view["complaint"] = shown
+    return view
+
+
+def table_view(table: TableState, seat: Seat | None, to_move: ToMove) -> dict[str, JSON]:
+    """The whole view of ``seat`` (``None`` = a spectator)."""
+    rules = table.config
+    view: dict[str, JSON] = {
+        "seats": [
+            {"seat": s, "name": name, "present": table.present[s]} for s, name in enumerate(table.names)
+        ],
+        "started": table.started,
+        "finished": table.end_reason is not None,
+        "end_reason": table.end_reason,
+        "points": list(table.points),
+        "summaries": [dict(row) for row in table.summaries],
+        "votes": {kind: sorted(int(s) for s in ballots) for kind, ballots in table.votes.items()},
+        "to_move": {"seats": sorted(to_move.seats), "kind": to_move.kind},
+        "rules": dict(rules),
+        "round": None,
+    }
+    if table.round is not None:
+        view["round"] = _round_view(table, Referee(table.round, rules), seat)
+    return view
