@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from recording_listener import RecordingListener
-from toy_game import TOY, Add, Added, Secret, Won
+from toy_game import TOY, Add, Added, Resign, Secret, Won
 
 from gamehall.hall import FakeClock, Hall
 from gamehall.hall.lifecycle import SeatStatus
@@ -293,3 +293,13 @@ def test_after_a_restart_a_seat_nobody_reclaims_is_released_when_the_grace_ends(
     clock2.advance(31)
     assert hall2.rooms() == []  # both seats released: too few players, the room ended
     assert SqliteStore(db).load_room(room_id).finished_at is not None  # type: ignore[union-attr]
+
+
+def test_a_seat_the_game_releases_on_its_own_stops_being_a_member() -> None:
+    hall = make_hall()
+    room_id, alice, bob, la, lb = seated_pair(hall, seats=3, turn_s=60.0, target=100)
+    carol = hall.login("carol", RecordingListener(), protocol="test")
+    carol.join(room_id)
+    bob.act(room_id, Resign())  # the engine releases bob's seat itself, as AAH does with a kick
+    assert hall.room(room_id).member("bob") is None
+    assert lb.ended_calls == [(room_id, CloseReason.INACTIVE, "Disconnected due to inactivity.")]

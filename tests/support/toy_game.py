@@ -44,6 +44,11 @@ class Add(Action):
     amount: int
 
 
+@dataclass(frozen=True, slots=True)
+class Resign(Action):
+    """Leave the game for good: the engine releases the seat itself."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Added(Event):
     seat: Seat
@@ -150,6 +155,8 @@ class RaceTable:
 
     # play
     def apply(self, seat: Seat, action: Action) -> list[Event]:
+        if isinstance(action, Resign):
+            return self.seat_leave(seat)
         if not isinstance(action, Add):
             raise IllegalAction("Unknown action.")
         if self.turn != seat:
@@ -228,4 +235,4 @@ def new_game(config: Mapping[str, JSON], seed: int) -> RaceTable:
     return RaceTable(config, seed)
 
 
-TOY = GameType(game_id="toy", title="Race to N", schema=SCHEMA, new_game=new_game, actions=ActionCodec([Add]))
+TOY = GameType(game_id="toy", title="Race to N", schema=SCHEMA, new_game=new_game, actions=ActionCodec([Add, Resign]))

@@ -278,6 +278,7 @@ class Room:
         self._after_change()
 
     def _after_change(self) -> None:
+        self._drop_released_by_the_game()
         for member in self.members.values():
             if member.status is SeatStatus.SEATED and member.seat is not None and self.state.started:
                 member.status = step(member.status, Trigger.GAME_STARTS)
@@ -295,6 +296,19 @@ class Room:
                 }
             reason = CloseReason.ABORTED if aborted else CloseReason.GAME_OVER
             self._shut(reason, "aborted" if aborted else "finished", result=result or {})
+
+    def _drop_released_by_the_game(self) -> None:
+        """Seats the engine released on its own (a kick for too many skipped turns) stop being
+        members here too, and their connections are told."""
+        taken = self.state.seat_names()
+        for member in [m for m in self.members.values() if m.seat is not None and m.seat not in taken]:
+            self.members.pop(member.name.lower(), None)
+            handle = self._graces.pop(member.seat, None)  # type: ignore[arg-type]
+            if handle is not None:
+                handle.cancel()
+            member.status = step(member.status, Trigger.LEAVE)
+            if member.listener is not None:
+                member.listener.ended(self.room_id, CloseReason.INACTIVE, "Disconnected due to inactivity.")
 
     def _publish(self, events: Iterable[Event]) -> None:
         for event in events:
