@@ -171,7 +171,12 @@ const HANDLERS = {
     await loadRenderers(msg.games.map((g) => g.id));
     // After a dropped socket (not a reload) ask each room for what we missed.
     for (const room of state.rooms.values()) {
-      if (!room.ended && room.seq > 0) conn.send({ t: "resume", room: room.id, since: room.seq });
+      if (room.ended || room.seq === 0) continue;
+      conn.request({ t: "resume", room: room.id, since: room.seq }).catch(() => {
+        // Our place there is gone (a lobby seat is not held for a dropped connection).
+        state.rooms.delete(room.id);
+        if (state.current === room.id) app.toLobby();
+      });
     }
     if (state.screen === "login") show(state.current ? "room" : "lobby");
     else render();

@@ -81,9 +81,9 @@ function roomRow(app, room) {
     h("td", {},
       room.password ? lockIcon() : null,
       h("span", { class: "room-title", text: room.title })),
-    h("td", { title: room.seats.map((s) => s.name).join(", "), text: `${room.seats.length}/${room.max_seats}` }),
+    h("td", { title: room.seats.map((s) => s.name).join(", "), dataset: { label: "Seats" }, text: `${room.seats.length}/${room.max_seats}` }),
     h("td", {}, h("span", { class: `status status-${room.status}`, text: statusText })),
-    h("td", { text: String(room.spectators.length) }),
+    h("td", { dataset: { label: "Watching" }, text: String(room.spectators.length) }),
     h("td", { class: "actions" },
       inside
         ? h("button", { type: "button", class: "primary small", onclick: () => app.openRoom(room.id), text: "Open" })
