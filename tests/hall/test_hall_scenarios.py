@@ -297,7 +297,7 @@ def test_after_a_restart_a_seat_nobody_reclaims_is_released_when_the_grace_ends(
 
 def test_a_seat_the_game_releases_on_its_own_stops_being_a_member() -> None:
     hall = make_hall()
-    room_id, alice, bob, la, lb = seated_pair(hall, seats=3, turn_s=60.0, target=100)
+    room_id, _alice, bob, _la, lb = seated_pair(hall, seats=3, turn_s=60.0, target=100)
     carol = hall.login("carol", RecordingListener(), protocol="test")
     carol.join(room_id)
     bob.act(room_id, Resign())  # the engine releases bob's seat itself, as AAH does with a kick

@@ -235,4 +235,6 @@ def new_game(config: Mapping[str, JSON], seed: int) -> RaceTable:
     return RaceTable(config, seed)
 
 
-TOY = GameType(game_id="toy", title="Race to N", schema=SCHEMA, new_game=new_game, actions=ActionCodec([Add, Resign]))
+TOY = GameType(
+    game_id="toy", title="Race to N", schema=SCHEMA, new_game=new_game, actions=ActionCodec([Add, Resign])
+)
