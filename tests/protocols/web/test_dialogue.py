@@ -105,6 +105,9 @@ class Tally:
     def seat_leave(self, seat: Seat) -> list[Event]:
         return [SeatLeft(seat=seat, name=self.names.pop(seat))]
 
+    def resync(self, seat: Seat) -> list[Event]:
+        return []
+
     def seat_rename(self, seat: Seat, name: str) -> list[Event]:
         old, self.names[seat] = self.names[seat], name
         return [SeatRenamed(seat=seat, old=old, new=name)]
