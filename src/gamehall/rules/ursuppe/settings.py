@@ -1,0 +1,62 @@
+"""The settings of an Ursuppe table, as one :class:`ConfigSchema` (note sections 3-4, 9-11).
+
+Everything the note marks as configurable is declared here once: the number of players, the
+time per request, the environment deck and whether it is shuffled, the board layout and the
+ladder. :func:`check_config` adds the checks one setting alone cannot express.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gamehall.rules._config import ConfigSchema, Setting
+from gamehall.rules._core import JSON, ConfigError
+from gamehall.rules.ursuppe.board import LAYOUTS
+from gamehall.rules.ursuppe.environment import DEFAULT_DECK, parse_deck
+
+SCHEMA = ConfigSchema(
+    "ursuppe",
+    [
+        Setting("players", 3, "int", 3, 4, help="Seats at the table; the game starts when all are taken."),
+        Setting(
+            "timeout_ms",
+            30000,
+            "int",
+            0,
+            3600000,
+            help="Milliseconds per request (0 = no limit, else 100..3600000); ready waits 3x.",
+        ),
+        Setting(
+            "environment_deck",
+            list(DEFAULT_DECK),
+            "list",
+            help="Environment cards as 'direction:ozone' (direction 5 = no drift).",
+        ),
+        Setting(
+            "shuffle_deck", True, "bool", help="Shuffle the deck with the table's seed (off: fixed order)."
+        ),
+        Setting("board_layout", "A", "choice", choices=tuple(LAYOUTS), help="Board mask (B = A rotated)."),
+        Setting("ladder_length", 50, "int", 10, 200, help="LAENGE_LAUFBAHN: spaces on the score track."),
+        Setting("finish_zone", 10, "int", 1, 100, help="LAENGE_ZIELZONE: the game ends at length - zone."),
+    ],
+)
+
+
+def check_config(given: Mapping[str, Any]) -> dict[str, JSON]:
+    """A complete, valid table config: defaults filled in, each value checked.
+
+    Raises:
+        ConfigError: unknown key, bad value, a timeout in 1..99, a bad deck, or a finish zone
+            not shorter than the ladder.
+    """
+    config = SCHEMA.validate(given)
+    timeout = int(config["timeout_ms"])
+    if 0 < timeout < 100:
+        raise ConfigError("timeout_ms must be 0 or between 100 and 3600000")
+    deck = config["environment_deck"]
+    assert isinstance(deck, list)
+    parse_deck(deck)
+    if int(config["finish_zone"]) >= int(config["ladder_length"]):
+        raise ConfigError("finish_zone must be shorter than ladder_length")
+    return config

@@ -1,0 +1,68 @@
+"""What a seat (or a spectator) may know about an Ursuppe table, as JSON.
+
+Ursuppe hides nothing but the order of the face-down environment deck, so every seat sees
+the same board, players, genes and face-up card; a seat additionally learns which request is
+waiting for it. This is the data behind the UrServer STATUS and SPIELFELD blocks too.
+"""
+
+from __future__ import annotations
+
+from gamehall.rules._core import JSON, Seat, ToMove
+from gamehall.rules.ursuppe.genes import GENES
+from gamehall.rules.ursuppe.state import AMOEBAS_PER_COLOUR, CUBES_PER_COLOUR, TableState
+
+
+def table_view(g: TableState, seat: Seat | None, pending: str | None, to_move: ToMove) -> dict[str, JSON]:
+    """The view::
+
+    {"game": "ursuppe", "players": N, "round", "phase", "card": [direction, ozone],
+     "cards_left", "to_move": {"seats", "kind"}, "my_request": kind|null,
+     "seats": [{"seat","name","present","left","position","bp","genes",
+                "amoebas": [{"number","x","y","damage"}]}],
+     "fields": [{"x","y","cubes": [per colour]}], "supply": [per colour],
+     "gene_pool": [{"gene","price","copies","free"}], constants...}
+    """
+    return {
+        "game": "ursuppe",
+        "players": g.players,
+        "round": g.round,
+        "phase": g.phase,
+        "card": [g.card.stroemungsrichtung, g.card.ozonschichtdicke],
+        "cards_left": len(g.deck),
+        "to_move": {"seats": sorted(to_move.seats), "kind": to_move.kind},
+        "my_request": pending,
+        "seats": [
+            {
+                "seat": farbe,
+                "name": player.name,
+                "present": player.present,
+                "left": player.left,
+                "position": player.position,
+                "bp": player.bp,
+                "genes": sorted(int(gene) for gene in player.genes),
+                "amoebas": [
+                    {"number": a.nummer, "x": a.feld[0], "y": a.feld[1], "damage": a.schaden}
+                    for a in g.amoebas_of(farbe)
+                ],
+            }
+            for farbe, player in sorted(g.seats.items())
+        ],
+        "board": list(g.board.mask),
+        "fields": [{"x": x, "y": y, "cubes": list(cubes)} for (x, y), cubes in sorted(g.cubes.items())],
+        "supply": list(g.supply),
+        "gene_pool": [
+            {
+                "gene": int(gene),
+                "price": info.price,
+                "copies": info.copies(g.players),
+                "free": g.free_copies(gene),
+            }
+            for gene, info in GENES.items()
+        ],
+        "cubes_per_colour": CUBES_PER_COLOUR,
+        "amoebas_per_colour": AMOEBAS_PER_COLOUR,
+        "ladder_length": g.config["ladder_length"],
+        "finish_zone": g.config["finish_zone"],
+        "timeout_ms": g.config["timeout_ms"],
+        "viewer": seat,
+    }
