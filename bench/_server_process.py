@@ -1,0 +1,261 @@
+"""Processes the server benchmarks measure: the real gamehall server and a raw echo server.
+
+Both run as child processes so the benchmark can read what they cost from ``/proc``: CPU time
+(``utime + stime`` of ``/proc/<pid>/stat``), resident memory (``VmRSS`` of
+``/proc/<pid>/status``) and open descriptors (``/proc/<pid>/fd``). Both listen on 127.0.0.1
+only, on a port picked free beforehand, and both stop by themselves: the echo server after its
+lifetime, the gamehall server on SIGTERM from :meth:`ChildServer.stop` (killed after a bounded
+wait), and every child is killed when the context manager exits, whatever happened.
+
+With two cores, the benchmark can pin the server to one and its clients to the other
+(:func:`pin`), so the figures say what one server core does. Linux only (``/proc``,
+``sched_setaffinity``).
+
+Run as a script, this module is the echo server child: ``python _server_process.py echo PORT
+LIFETIME``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+LOOPBACK = "127.0.0.1"
+BENCH_DIR = Path(__file__).resolve().parent
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+START_TIMEOUT_S = 30.0
+STOP_TIMEOUT_S = 15.0
+SERVER_CORE = 0
+CLIENT_CORE = 1
+
+
+# ---- the machine ---------------------------------------------------------------------------
+
+
+def raise_nofile_limit() -> tuple[int, int]:
+    """Raise this process's soft ``RLIMIT_NOFILE`` to the hard limit (children inherit it);
+    return the new ``(soft, hard)``."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)
+
+
+def pin(pid: int, core: int) -> bool:
+    """Run process ``pid`` (0 = this one) on ``core`` only, if the machine has that core."""
+    if not hasattr(os, "sched_setaffinity") or core >= (os.cpu_count() or 1):
+        return False
+    try:
+        os.sched_setaffinity(pid, {core})
+    except OSError:
+        return False
+    return True
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((LOOPBACK, 0))
+        return int(probe.getsockname()[1])
+
+
+def machine_summary() -> dict[str, str]:
+    """CPU model, core count, Python and uvloop versions, for the report header."""
+    model = "?"
+    with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as info:
+        for line in info:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    try:
+        import uvloop
+
+        uvloop_version = str(getattr(uvloop, "__version__", "?"))
+    except ImportError:
+        uvloop_version = "not installed"
+    return {
+        "cpu": model,
+        "cores": str(os.cpu_count()),
+        "python": sys.version.split()[0],
+        "uvloop": uvloop_version,
+        "nofile": "/".join(str(n) for n in resource.getrlimit(resource.RLIMIT_NOFILE)),
+    }
+
+
+# ---- what a process costs -------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of ``pid`` so far (threads included)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    # after the ")" of comm: state is field 3, utime field 14, stime field 15 (1-based)
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident set size of ``pid`` (``VmRSS``) in bytes."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def open_fds(pid: int) -> int:
+    """How many descriptors ``pid`` has open."""
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """A process's CPU time and RSS at one moment (``at`` is ``time.perf_counter()``)."""
+
+    at: float
+    cpu_s: float
+    rss: int
+
+    @classmethod
+    def of(cls, pid: int) -> Usage:
+        return cls(time.perf_counter(), cpu_seconds(pid), rss_bytes(pid))
+
+    def cpu_share_since(self, before: Usage) -> float:
+        """CPU seconds per wall second between ``before`` and this sample (1.0 = one core)."""
+        wall = self.at - before.at
+        return (self.cpu_s - before.cpu_s) / wall if wall > 0 else 0.0
+
+
+# ---- child servers ---------------------------------------------------------------------------
+
+
+class ChildServer:
+    """A server child process listening on ``127.0.0.1:port``."""
+
+    def __init__(self, process: subprocess.Popen[bytes], port: int, name: str) -> None:
+        self.process = process
+        self.port = port
+        self.name = name
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def usage(self) -> Usage:
+        return Usage.of(self.pid)
+
+    def wait_listening(self, timeout: float = START_TIMEOUT_S) -> None:
+        """Return once the port accepts a connection.
+
+        Raises:
+            RuntimeError: the process exited, or ``timeout`` seconds passed.
+        """
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.name} exited with {self.process.returncode} before listening")
+            with contextlib.suppress(OSError), socket.create_connection((LOOPBACK, self.port), 0.5):
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"{self.name} did not listen on {LOOPBACK}:{self.port} within {timeout:.0f} s")
+
+    def stop(self) -> int | None:
+        """SIGTERM, wait (bounded), then SIGKILL; return the exit code."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5.0)
+        return self.process.returncode
+
+
+@contextlib.contextmanager
+def gamehall_server(
+    settings: Mapping[str, object],
+    *,
+    core: int | None = SERVER_CORE,
+    profile_to: str | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Iterator[ChildServer]:
+    """The real server (``python -m gamehall.cli serve``) on a fresh SQLite file in a temporary
+    directory, AAH on a free loopback port, web off, ``--set aah.KEY=VALUE`` for ``settings``.
+
+    ``profile_to`` runs it under ``python -m cProfile -o PATH`` (the profile is written when
+    the server exits after SIGTERM). ``environ`` adds ``GAMEHALL_*`` variables (server limits).
+    """
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="gamehall-bench-") as tmp:
+        command: list[str] = [sys.executable]
+        if profile_to is not None:
+            command += ["-m", "cProfile", "-o", profile_to]
+        command += ["-m", "gamehall.cli", "serve", "--bind", LOOPBACK, "--db", str(Path(tmp) / "bench.db")]
+        command += ["--aah-port", str(port), "--web-port", "0", "--log-level", "WARNING"]
+        for key, value in settings.items():
+            command += ["--set", f"aah.{key}={value}"]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GAMEHALL_")}
+        env.update(environ or {})
+        process = subprocess.Popen(command, env=env, cwd=tmp, stdin=subprocess.DEVNULL)
+        server = ChildServer(process, port, "gamehall server")
+        try:
+            if core is not None:
+                pin(process.pid, core)
+            server.wait_listening()
+            yield server
+        finally:
+            server.stop()
+
+
+@contextlib.contextmanager
+def echo_server(lifetime: float, *, core: int | None = SERVER_CORE) -> Iterator[ChildServer]:
+    """The raw uvloop echo server of ``bench_echo_baseline`` in a child process that exits by
+    itself after ``lifetime`` seconds (capped at 10 minutes)."""
+    port = free_port()
+    command = [sys.executable, str(Path(__file__).resolve()), "echo", str(port), str(min(lifetime, 600.0))]
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL)
+    server = ChildServer(process, port, "echo server")
+    try:
+        if core is not None:
+            pin(process.pid, core)
+        server.wait_listening()
+        yield server
+    finally:
+        server.stop()
+
+
+def _serve_echo(argv: Sequence[str]) -> None:
+    """Child body: echo on 127.0.0.1:PORT with uvloop for LIFETIME seconds, then exit."""
+    sys.path.insert(0, str(BENCH_DIR))
+    from bench_echo_baseline import _new_loop, start_echo_server
+
+    port, lifetime = int(argv[0]), float(argv[1])
+    raise_nofile_limit()
+
+    async def serve() -> None:
+        server = await start_echo_server(port)
+        async with server:
+            await asyncio.sleep(lifetime)
+
+    loop = _new_loop()
+    signal.signal(signal.SIGTERM, lambda *_: loop.stop())
+    with contextlib.suppress(RuntimeError):  # loop.stop() on SIGTERM ends run_until_complete early
+        loop.run_until_complete(serve())
+    loop.close()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "echo":
+        _serve_echo(sys.argv[2:])
+    else:
+        sys.exit("usage: _server_process.py echo PORT LIFETIME_S")

@@ -1,0 +1,405 @@
+"""The whole AAH stack under load: legacy-protocol bots against the real server, beside echo.
+
+Three parts, each printing one table with its baseline measured in the same run:
+
+1. **games** (per table count N): the raw uvloop echo server of ``bench_echo_baseline`` with
+   3N connections each keeping one ``PING`` in flight (the ceiling); the real server answering
+   the same ``PING`` frames on 3N fresh connections (codec, connection and dialogue, no hall);
+   then N tables of 3 wire bots (think time 0, ``ping_probe``) playing for a fixed window:
+   accepted actions (``PICK`` + ``CZPK``) per second, frames delivered per second, and the
+   action-to-confirmation latency (``PICK`` -> the ``PONG`` of the probe sent right after it;
+   ``CZPK`` -> the ``RWIN`` broadcast). Server CPU share and RSS come from ``/proc``.
+2. **idle**: server RSS per idle connection, 10,000 plain connected sockets that sent nothing
+   (echo server beside it), and bots that joined a lobby table and wait (a fresh server each).
+3. **profile** (``--profile FILE``): one game run with the server under ``python -m cProfile``,
+   then the top costs (the figures of that run are not used: cProfile slows the server).
+
+Every server is a child process on 127.0.0.1 with a fresh SQLite file; every loop is bounded
+in count and time; everything stops by itself. On a machine with two or more cores the servers
+are pinned to core 0 and every client (this process and its workers) to core 1 (``--no-pin``
+lets the OS place them), so a figure says what one server core does.
+
+Run::
+
+    .venv/bin/python bench/bench_aah.py --tables 10,100,1000 --duration 10
+    .venv/bin/python bench/bench_aah.py --parts idle --idle 10000 --idle-joined 4000
+    .venv/bin/python bench/bench_aah.py --parts profile --tables 300 --profile /tmp/aah.prof
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import pstats
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _aah_clients import WindowResult, bot_worker
+from _server_process import (
+    CLIENT_CORE,
+    SERVER_CORE,
+    ChildServer,
+    Usage,
+    echo_server,
+    gamehall_server,
+    machine_summary,
+    pin,
+    raise_nofile_limit,
+)
+from bench_echo_baseline import EchoResult, _new_loop, _percentile, measure_round_trips
+
+PING = b"PING\x03"  # answered with PONG\x03: the same 5-byte round trip as the echo baseline
+SEATS_PER_TABLE = 3
+MAX_TABLES = 1000  # the aah.max_tables ceiling of the settings schema
+MAX_DURATION_S = 60.0
+SERVER_LIMITS = {
+    # the per-connection input flood guard (50/s) would cut the saturating PING clients off
+    "GAMEHALL_RATE_LIMIT_PER_S": "1000000",
+    "GAMEHALL_RATE_LIMIT_BURST": "1000000",
+    "GAMEHALL_MAX_CONNECTIONS": "19000",
+}
+
+
+def game_settings(tables: int, aplimit: int) -> dict[str, object]:
+    """Room defaults for the game runs: 3-seat tables that start 1 s after they fill, a high
+    points limit so no game ends inside the window, the shortest gap between rounds."""
+    return {
+        "playermax": SEATS_PER_TABLE,
+        "min_players": SEATS_PER_TABLE,
+        "aplimit": aplimit,
+        "timeout": 60,
+        "round_gap": 1,
+        "autostart_delay": 1,
+        "rejoin_grace": 0,
+        "max_tables": min(MAX_TABLES, tables + 16),
+    }
+
+
+# ---- measuring -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of a table: what was measured, how fast, how late, at what server cost."""
+
+    what: str
+    connections: int
+    per_second: float
+    p50_ms: float
+    p99_ms: float
+    server_cpu: float  # CPU seconds per wall second (1.0 = one core busy)
+    note: str = ""
+
+    @property
+    def per_cpu_second(self) -> float:
+        return self.per_second / self.server_cpu if self.server_cpu > 0 else 0.0
+
+
+def _row_from_echo(what: str, result: EchoResult, before: Usage, after: Usage) -> Row:
+    return Row(
+        what,
+        result.connections,
+        result.per_second,
+        result.p50_us / 1000,
+        result.p99_us / 1000,
+        after.cpu_share_since(before),
+    )
+
+
+def round_trips(server: ChildServer, connections: int, duration: float, what: str) -> Row:
+    """Ping-pong ``PING`` frames on ``connections`` fresh connections to ``server``."""
+    loop = _new_loop()
+    try:
+        before = server.usage()
+        result = loop.run_until_complete(
+            measure_round_trips(server.port, connections=connections, duration=duration, message=PING)
+        )
+        after = server.usage()
+    finally:
+        loop.close()
+    return _row_from_echo(what, result, before, after)
+
+
+@dataclass(slots=True)
+class GameRun:
+    """The bots' side of one game window, merged over the workers."""
+
+    joined: int
+    problems: list[str]
+    window: WindowResult
+    server_cpu: float
+    server_rss: int
+    client_cpu: float
+
+
+def _merge(results: Sequence[WindowResult]) -> WindowResult:
+    total = WindowResult()
+    for part in results:
+        total.bots += part.bots
+        total.seconds = max(total.seconds, part.seconds)
+        total.actions += part.actions
+        total.unconfirmed += part.unconfirmed
+        total.pick_latencies += part.pick_latencies
+        total.czpk_latencies += part.czpk_latencies
+        total.frames_received += part.frames_received
+        total.unrg += part.unrg
+        total.rounds += part.rounds
+        total.cpu_s += part.cpu_s
+        total.closed_bots += part.closed_bots
+        total.violations += part.violations
+    return total
+
+
+def play_games(
+    server: ChildServer, tables: int, *, duration: float, warmup: float, clients: int, pinned: bool
+) -> GameRun:
+    """Seat ``tables`` x 3 wire bots in ``clients`` worker processes, let the games run for
+    ``warmup`` seconds, then measure ``duration`` seconds."""
+    names = [f"b{n}" for n in range(tables * SEATS_PER_TABLE)]
+    context = multiprocessing.get_context("spawn")
+    pipes, workers = [], []
+    for index in range(clients):
+        parent_end, child_end = context.Pipe()
+        share = names[index::clients]
+        core = CLIENT_CORE if pinned else None
+        worker = context.Process(
+            target=bot_worker, args=(child_end, server.port, share, 150, 1000 + index, core), daemon=True
+        )
+        worker.start()
+        pipes.append(parent_end)
+        workers.append(worker)
+    try:
+        join_budget = 30.0 + len(names) / 50
+        joined, problems = 0, list[str]()
+        for pipe in pipes:
+            message = _receive(pipe, join_budget)
+            joined += message[1]
+            problems += message[2]
+        time.sleep(warmup)
+        before = server.usage()
+        for pipe in pipes:
+            pipe.send(("measure", duration))
+        time.sleep(duration)
+        after = server.usage()
+        window = _merge([_receive(pipe, 30.0)[1] for pipe in pipes])
+        return GameRun(
+            joined,
+            problems,
+            window,
+            after.cpu_share_since(before),
+            after.rss,
+            window.cpu_s / window.seconds if window.seconds else 0.0,
+        )
+    finally:
+        for worker in workers:
+            worker.join(10.0)
+            if worker.is_alive():
+                worker.kill()
+
+
+def _receive(pipe: Connection, timeout: float) -> tuple[Any, ...]:
+    if not pipe.poll(timeout):
+        raise RuntimeError(f"a bot worker sent nothing within {timeout:.0f} s")
+    message = pipe.recv()
+    if message[0] == "error":
+        raise RuntimeError(f"a bot worker failed: {message[1]}")
+    return tuple(message)
+
+
+def game_rows(run: GameRun) -> list[Row]:
+    """The game window as table rows: all actions, then PICK and CZPK alone, then frames."""
+    window = run.window
+    seconds = window.seconds or 1.0
+    both = sorted(window.pick_latencies + window.czpk_latencies)
+    picks = sorted(window.pick_latencies)
+    judged = sorted(window.czpk_latencies)
+    cpu = run.server_cpu
+
+    def ms(values: list[float], fraction: float) -> float:
+        return _percentile(values, fraction) * 1000
+
+    confirmed = len(both)
+    return [
+        Row("AAH actions (PICK+CZPK)", window.bots, confirmed / seconds, ms(both, 0.5), ms(both, 0.99), cpu),
+        Row("  PICK -> PONG probe", window.bots, len(picks) / seconds, ms(picks, 0.5), ms(picks, 0.99), cpu),
+        Row("  CZPK -> RWIN", window.bots, len(judged) / seconds, ms(judged, 0.5), ms(judged, 0.99), cpu),
+        Row("  frames delivered", window.bots, window.frames_received / seconds, 0.0, 0.0, cpu),
+    ]
+
+
+# ---- printing --------------------------------------------------------------------------------
+
+
+def format_rows(title: str, rows: Sequence[Row], baseline: Row) -> str:
+    """A fixed-width table; ``vs echo`` compares per second and per server CPU second."""
+    header = (
+        f"{'measure':<26} {'conns':>5} {'per s':>9} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'srv CPU':>8} {'per CPU-s':>9} {'vs echo':>7} {'vs echo/CPU':>11}"
+    )
+    lines = [title, header, "-" * len(header)]
+    for row in rows:
+        latency = f"{row.p50_ms:>7.2f} {row.p99_ms:>7.2f}" if row.p99_ms else f"{'':>7} {'':>7}"
+        ratio = row.per_second / baseline.per_second if baseline.per_second else 0.0
+        ratio_cpu = row.per_cpu_second / baseline.per_cpu_second if baseline.per_cpu_second else 0.0
+        lines.append(
+            f"{row.what:<26} {row.connections:>5} {row.per_second:>9.0f} {latency} "
+            f"{row.server_cpu:>7.1%} {row.per_cpu_second:>9.0f} {ratio:>7.2f} {ratio_cpu:>11.2f}"
+        )
+    return "\n".join(lines)
+
+
+def run_games_part(tables: int, args: argparse.Namespace) -> None:
+    """Part 1 for one table count: echo, server PING, then the games."""
+    connections = tables * SEATS_PER_TABLE
+    duration = min(args.duration, MAX_DURATION_S)
+    with echo_server(duration + 60, core=SERVER_CORE if args.pin else None) as echo:
+        baseline = round_trips(echo, connections, duration, "echo (raw uvloop)")
+    settings = game_settings(tables, args.aplimit)
+    with gamehall_server(settings, core=SERVER_CORE if args.pin else None, environ=SERVER_LIMITS) as server:
+        ping = round_trips(server, connections, duration, "gamehall PING -> PONG")
+        clients = args.clients or 1
+        run = play_games(
+            server, tables, duration=duration, warmup=args.warmup, clients=clients, pinned=args.pin
+        )
+    window = run.window
+    placement = "pinned: server core 0, clients core 1" if args.pin else "not pinned"
+    rounds_per_s = window.rounds / SEATS_PER_TABLE / window.seconds if window.seconds else 0.0
+    title = (
+        f"== {tables} tables x {SEATS_PER_TABLE} bots, {duration:.0f} s window after {args.warmup:.0f} s "
+        f"warm-up; {clients} client process(es); {placement}"
+    )
+    print(format_rows(title, [baseline, ping, *game_rows(run)], baseline))
+    print(
+        f"joined {run.joined}/{connections}; table rounds/s {rounds_per_s:.0f}; "
+        f"unconfirmed {window.unconfirmed}; UNRG {window.unrg}; bots closed {window.closed_bots}; "
+        f"violations {len(window.violations)}; client CPU {run.client_cpu:.0%}; "
+        f"server RSS {run.server_rss / 2**20:.0f} MiB"
+    )
+    for problem in run.problems[:5] + window.violations[:5]:
+        print(f"  ! {problem}")
+    print()
+
+
+# ---- idle connections ------------------------------------------------------------------------
+
+
+def run_idle_part(args: argparse.Namespace) -> None:
+    """Part 2: RSS per idle connection (see :mod:`_idle`)."""
+    from _idle import idle_joined, idle_plain
+
+    core = SERVER_CORE if args.pin else None
+    rows = [
+        idle_plain(lambda: echo_server(600, core=core), args.idle, "echo (raw uvloop), plain sockets"),
+        idle_plain(
+            lambda: gamehall_server({}, core=core, environ=SERVER_LIMITS),
+            args.idle,
+            "gamehall, plain sockets",
+        ),
+    ]
+    if args.idle_joined:
+        lobby = {"playermax": 8, "min_players": 8, "autostart_delay": 0, "max_tables": MAX_TABLES}
+        rows.append(
+            idle_joined(
+                lambda: gamehall_server(lobby, core=core, environ=SERVER_LIMITS),
+                min(args.idle_joined, 8 * MAX_TABLES),
+                "gamehall, joined lobby",
+            )
+        )
+    header = (
+        f"{'server':<34} {'conns':>6} {'RSS before':>11} {'RSS after':>10} {'bytes/conn':>10} {'vs echo':>7}"
+    )
+    print(
+        "== idle connections (target <= 8 KiB = 8192 bytes per connection); "
+        f"RLIMIT_NOFILE {machine_summary()['nofile']}"
+    )
+    print(header)
+    print("-" * len(header))
+    base = rows[0].per_connection
+    for row in rows:
+        print(
+            f"{row.what:<34} {row.connections:>6} {row.before / 2**20:>9.1f}Mi {row.after / 2**20:>8.1f}Mi "
+            f"{row.per_connection:>10.0f} {row.per_connection / base if base else 0:>7.1f}"
+        )
+    print()
+
+
+# ---- profile ---------------------------------------------------------------------------------
+
+
+def run_profile_part(args: argparse.Namespace) -> None:
+    """Part 3: a game run with the server under cProfile, then its top costs."""
+    tables = args.profile_tables
+    profile_to = str(Path(args.profile).resolve())
+    settings = game_settings(tables, args.aplimit)
+    core = SERVER_CORE if args.pin else None
+    with gamehall_server(settings, core=core, environ=SERVER_LIMITS, profile_to=profile_to) as server:
+        run = play_games(
+            server,
+            tables,
+            duration=args.duration,
+            warmup=args.warmup,
+            clients=args.clients or 1,
+            pinned=args.pin,
+        )
+    print(
+        f"== profile of the server, {tables} tables, {args.duration:.0f} s window "
+        f"(under cProfile: {run.window.actions / (run.window.seconds or 1):.0f} actions/s, "
+        f"server CPU {run.server_cpu:.0%})"
+    )
+    stats = pstats.Stats(profile_to)
+    stats.sort_stats("tottime").print_stats(args.profile_top)
+    stats.sort_stats("cumulative").print_stats(args.profile_top)
+
+
+# ---- main ------------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--parts", default="games,idle", help="games,idle,profile (comma-separated)")
+    parser.add_argument("--tables", default="10,100,1000", help="concurrent table counts (max 1000)")
+    parser.add_argument("--duration", type=float, default=10.0, help="measured seconds per run (max 60)")
+    parser.add_argument("--warmup", type=float, default=4.0, help="seconds of play before measuring")
+    parser.add_argument("--clients", type=int, default=1, help="bot worker processes")
+    parser.add_argument(
+        "--aplimit", type=int, default=100, help="points to win (high: games outlast the run)"
+    )
+    parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin server and clients")
+    parser.add_argument("--idle", type=int, default=10_000, help="plain idle connections")
+    parser.add_argument(
+        "--idle-joined", type=int, default=4000, help="idle bots seated in lobbies (0 = skip)"
+    )
+    parser.add_argument("--profile", default="aah-server.prof", help="cProfile output of the profile part")
+    parser.add_argument("--profile-tables", type=int, default=300, help="tables in the profile run")
+    parser.add_argument("--profile-top", type=int, default=25, help="functions listed per sort")
+    args = parser.parse_args(argv)
+    parts = {part.strip() for part in args.parts.split(",") if part.strip()}
+    soft, hard = raise_nofile_limit()
+    if args.pin and (os.cpu_count() or 1) < 2:
+        args.pin = False
+    if args.pin:
+        pin(0, CLIENT_CORE)
+    summary = machine_summary()
+    print(
+        f"machine: {summary['cores']} cores, {summary['cpu']}; Python {summary['python']}; "
+        f"uvloop {summary['uvloop']}; RLIMIT_NOFILE {soft}/{hard} (the server inherits it)\n"
+    )
+    if "games" in parts:
+        for tables in [int(t) for t in args.tables.split(",") if t]:
+            run_games_part(min(tables, MAX_TABLES), args)
+    if "idle" in parts:
+        run_idle_part(args)
+    if "profile" in parts:
+        run_profile_part(args)
+
+
+if __name__ == "__main__":
+    main()
