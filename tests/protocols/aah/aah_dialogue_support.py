@@ -167,12 +167,17 @@ class LegacyClient:
 
 
 class AahHarness:
-    """A hall with AAH tables and legacy connections to it (see the module docstring)."""
+    """A hall with AAH tables and legacy connections to it (see the module docstring).
+
+    ``seed=7`` makes bob the first czar of alice, bob and carol (as in the note's transcripts);
+    ``bundled=True`` plays with the project's own deck instead of :func:`dialogue_deck`.
+    """
 
     def __init__(
         self,
         *,
         deck: Deck | None = None,
+        bundled: bool = False,
         seed: int = 7,
         bytewise: bool = False,
         **defaults: Any,
@@ -180,7 +185,7 @@ class AahHarness:
         self.clock = FakeClock()
         seeds = iter(range(seed, seed + 10_000))
         self.hall = Hall(
-            games={"aah": game_type_with(deck if deck is not None else dialogue_deck())},
+            games={"aah": game_type_with(None if bundled else deck or dialogue_deck())},
             store=MemoryStore(),
             clock=self.clock,
             defaults={"aah": dict(defaults)},
