@@ -266,7 +266,7 @@ class Referee:
         if pig is None or rnd.game_type in ("black_sow",):
             return "invalid_pigs_game"
         in_hand = [c for c in rnd.hands[seat] if self.value(c) == pig]
-        if rnd.pig_ids or seat in rnd.pig_called_by:
+        if rnd.pig_ids or seat in rnd.pig_called_by or not self._may_play_now(seat, in_hand):
             return "invalid_pigs"
         if rule == "two_on_play" or rule == "one_first":
             return None if len(in_hand) == 2 else "invalid_pigs"
@@ -287,9 +287,19 @@ class Referee:
         if rule == "on_pig" and not (self.rnd.pig_ids or self.rnd.pig_called_by):
             return "invalid_superpigs_call"
         in_hand = [c for c in self.rnd.hands[seat] if self.value(c) == superpig]
-        if self.rnd.superpig_ids or len(in_hand) != 2:
+        if self.rnd.superpig_ids or len(in_hand) != 2 or not self._may_play_now(seat, in_hand):
             return "invalid_superpigs"
         return None
+
+    def _may_play_now(self, seat: int, cards: list[str]) -> bool:
+        """Whether the called card could follow suit now (Decision (ours): a call that would
+        force a revoke is refused)."""
+        led = self.led_card()
+        if not cards or led is None:
+            return bool(cards)
+        trick = self.rnd.trick
+        promoted = self._promotion_map(trick.promoted if trick else {})
+        return follows(cards[0], self.rnd.hands[seat], self.rnd.values, led, self.ranking(), promoted)
 
     def brought_fox_home(self, seat: int) -> bool:
         """Whether ``seat``'s party has caught an opponent's ♦A in a finished trick."""

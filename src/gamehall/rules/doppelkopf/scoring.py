@@ -98,12 +98,14 @@ def score_round(facts: RoundFacts) -> RoundScore:
     calls = [k for k in ("re", "kontra") if k in (*facts.re_announced, *facts.kontra_announced)]
     codes: list[str] = [f"{winner}_win" if winner else "no_win", *calls]
     if winner is None:
-        # Both eye blocks apply and net out (Re's view).
+        # Both eye blocks apply and net out (Re's view). Decision (ours): with no winner the
+        # "+2" re/kontra bonus has nobody to go to, so only the doubling rules act here.
         gained = _tiers(facts.kontra_eyes) + _got_past(facts.re_eyes, facts.kontra_announced)
         lost = _tiers(facts.re_eyes) + _got_past(facts.kontra_eyes, facts.re_announced)
         value = len(gained) - len(lost)
         codes += gained + lost
-        value = _apply_calls(value, calls, facts.re_kontra_rule, before_extras=True)
+        if facts.re_kontra_rule != "+2":
+            value = _apply_calls(value, calls, facts.re_kontra_rule, before_extras=True)
         extras = len(facts.re_extras) - len(facts.kontra_extras)
         value = _apply_calls(value + extras, calls, facts.re_kontra_rule, before_extras=False)
         codes += [f"p_{e}" for e in facts.re_extras] + [f"n_{e}" for e in facts.kontra_extras]
