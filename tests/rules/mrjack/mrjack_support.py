@@ -55,7 +55,7 @@ def parse(command: str) -> Action:
 
 def options_of(events: list[Event]) -> tuple[str, ...]:
     """The last ``moeglichkeiten`` among ``events``."""
-    lists = [getattr(e, "koordinaten") for e in events if type(e).__name__ == "Moeglichkeiten"]
+    lists = [e.koordinaten for e in events if type(e).__name__ == "Moeglichkeiten"]
     assert lists, "no moeglichkeiten sent"
     return tuple(lists[-1])
 
@@ -64,7 +64,9 @@ def names(events: list[Event]) -> list[str]:
     return [type(e).__name__ for e in events]
 
 
-def random_game(seed: int, config: Mapping[str, Any] | None = None) -> tuple[MrJackGame, list[tuple[int, Action]], list[Event]]:
+def random_game(
+    seed: int, config: Mapping[str, Any] | None = None
+) -> tuple[MrJackGame, list[tuple[int, Action]], list[Event]]:
     """A whole game between two random-legal players, both drawn from ``Rng(seed)``."""
     game = new_game(dict(config or {}), seed)
     events: list[Event] = []

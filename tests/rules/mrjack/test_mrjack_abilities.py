@@ -7,6 +7,7 @@ import pytest
 from mrjack_support import DETECTIVE_SEAT, JACK_SEAT, names, options_of, play, started
 
 from gamehall.rules._core import RuleError
+from gamehall.rules.mrjack import MrJackGame
 from gamehall.rules.mrjack.events import UpdateAbsp, UpdateArt, UpdateFigur, UpdateSchiff
 
 
@@ -16,9 +17,9 @@ def first(colour: str) -> tuple[str, ...]:
     return (colour, *rest)
 
 
-def code_of(game: object, seat: int, *commands: str) -> str:
+def code_of(game: MrJackGame, seat: int, *commands: str) -> str:
     with pytest.raises(RuleError) as caught:
-        play(game, seat, *commands)  # type: ignore[arg-type]
+        play(game, seat, *commands)
     return caught.value.code
 
 

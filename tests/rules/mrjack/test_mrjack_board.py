@@ -63,8 +63,8 @@ def test_exactly_the_four_ferry_links() -> None:
 def test_places_of_the_note() -> None:
     assert PORTS == ("c7", "f2", "h9", "l9", "m1")
     assert LAND_EXIT == "o6" and BOARD["o6"].neighbours == ("n6", "n7")
-    assert PRINTED_BUILDINGS == {"e5", "e6", "k3", "k6", "l4", "l6"}
-    assert PRINTED_METRO == {"h5"}
+    assert {"e5", "e6", "k3", "k6", "l4", "l6"} == PRINTED_BUILDINGS
+    assert {"h5"} == PRINTED_METRO
 
 
 def test_starting_layout_counts() -> None:
@@ -96,10 +96,57 @@ def test_both_starting_steamer_ports_touch_only_investigation_hexes() -> None:
 
 def test_the_49_empty_street_hexes_at_start() -> None:
     board = BoardState.starting(Cast(), SUPPLY)
-    expected = (
-        "b6 c4 c6 d5 d7 d8 e3 e4 e7 e8 f4 f7 f8 g3 g4 g6 g7 g8 h3 h4 h6 h7 h8 i2 i4 i5 i7 j2 j3 j4 "
-        "j6 j7 k2 k7 l2 l5 l7 m2 m3 m4 m5 m6 n2 n3 n4 n5 n6 n8 n9"
-    ).split()
+    expected = [
+        "b6",
+        "c4",
+        "c6",
+        "d5",
+        "d7",
+        "d8",
+        "e3",
+        "e4",
+        "e7",
+        "e8",
+        "f4",
+        "f7",
+        "f8",
+        "g3",
+        "g4",
+        "g6",
+        "g7",
+        "g8",
+        "h3",
+        "h4",
+        "h6",
+        "h7",
+        "h8",
+        "i2",
+        "i4",
+        "i5",
+        "i7",
+        "j2",
+        "j3",
+        "j4",
+        "j6",
+        "j7",
+        "k2",
+        "k7",
+        "l2",
+        "l5",
+        "l7",
+        "m2",
+        "m3",
+        "m4",
+        "m5",
+        "m6",
+        "n2",
+        "n3",
+        "n4",
+        "n5",
+        "n6",
+        "n8",
+        "n9",
+    ]
     assert list(board.empty_streets()) == expected
 
 

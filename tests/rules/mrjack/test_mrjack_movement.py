@@ -11,9 +11,36 @@ from gamehall.rules.mrjack.state import BoardState
 
 SUPPLY = {"metro": 7, "laterne": 6, "haus": 4}
 
-DETECTIVE_GELB = (
-    "a1 c4 c5 d4 d5 e3 e4 e7 f4 f6 f7 f8 g3 g4 g5 g6 g7 h3 h4 h5 h6 h7 i3 i4 i5 i6 l3 m7".split()
-)
+DETECTIVE_GELB = [
+    "a1",
+    "c4",
+    "c5",
+    "d4",
+    "d5",
+    "e3",
+    "e4",
+    "e7",
+    "f4",
+    "f6",
+    "f7",
+    "f8",
+    "g3",
+    "g4",
+    "g5",
+    "g6",
+    "g7",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "h7",
+    "i3",
+    "i4",
+    "i5",
+    "i6",
+    "l3",
+    "m7",
+]
 
 
 def fresh() -> BoardState:
@@ -76,7 +103,24 @@ def test_ferries_are_one_way() -> None:
     board.figures["gelb"] = "f9"
     assert "a1" not in walk(board, "gelb")
     board.figures["gelb"] = "a1"
-    assert walk(board, "gelb") == set("d8 e7 e8 f7 f8 f9 g3 g7 g8 h2 h3 h4 h8 i2 j2 j3".split())
+    assert walk(board, "gelb") == {
+        "d8",
+        "e7",
+        "e8",
+        "f7",
+        "f8",
+        "f9",
+        "g3",
+        "g7",
+        "g8",
+        "h2",
+        "h3",
+        "h4",
+        "h8",
+        "i2",
+        "j2",
+        "j3",
+    }
 
 
 def test_cloud_rider_flies_over_buildings_but_never_stops_there() -> None:

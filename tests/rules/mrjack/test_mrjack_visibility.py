@@ -5,7 +5,7 @@ from __future__ import annotations
 from mrjack_support import DETECTIVE_SEAT, JACK_SEAT, names, play, started
 
 from gamehall.rules.mrjack.board import BOARD
-from gamehall.rules.mrjack.characters import COLOURS, Cast
+from gamehall.rules.mrjack.characters import Cast
 from gamehall.rules.mrjack.events import Sichtbar, UpdateVerdacht
 from gamehall.rules.mrjack.state import BoardState
 from gamehall.rules.mrjack.visibility import innocents, is_seen, seen_colours
