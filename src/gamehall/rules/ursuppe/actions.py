@@ -153,9 +153,12 @@ class GenKaufen(Action):
 
 @dataclass(frozen=True, slots=True)
 class AmoebenSetzen(Action):
-    """The phase-4 ``AMOEBE_SETZEN`` block: ``(amoebe, x, y)`` per new amoeba, in order."""
+    """The phase-4 ``AMOEBE_SETZEN`` block: ``(amoebe, x, y)`` per new amoeba, in order.
 
-    setzungen: tuple[tuple[int, int, int], ...] = ()
+    (Typed as variable-length tuples because the action codec reads those; a placement of
+    another length is refused with FEHLER 21.)"""
+
+    setzungen: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,12 +53,15 @@ def field_allowed(g: TableState, farbe: int, own: Collection[Field], feld: Field
     return g.board.adjacent_to_any(feld, own)
 
 
-def check_division(g: TableState, farbe: int, setzungen: tuple[Placement, ...]) -> int:
+def check_division(g: TableState, farbe: int, setzungen: tuple[tuple[int, ...], ...]) -> int:
     """Check a phase-4 block line by line; returns its price.
 
     Raises:
-        RuleError: 22 bad number, 3 number on the board, 25 field not allowed, 18 BP.
+        RuleError: 21 malformed line, 22 bad number, 3 number on the board, 25 field not
+            allowed, 18 BP.
     """
+    if any(len(placement) != 3 for placement in setzungen):
+        raise fehler(21, "A placement is AMOEBE_SETZEN amoebe x y.")
     own = [a.feld for a in g.amoebas_of(farbe)]
     numbers = {a.nummer for a in g.amoebas_of(farbe)}
     free_first = not own
@@ -129,9 +132,10 @@ def cell_division(g: TableState) -> Flow[None]:
         _, action = yield division_request(g, farbe)
         assert isinstance(action, AmoebenSetzen)
         price = check_division(g, farbe, action.setzungen)
-        for amoebe, x, y in action.setzungen:
+        placed = tuple((amoebe, x, y) for amoebe, x, y in action.setzungen)
+        for amoebe, x, y in placed:
             g.put_amoeba(farbe, amoebe, (x, y))
-        g.out.append(ev.AmoebenGesetzt(farbe=farbe, setzungen=action.setzungen))
+        g.out.append(ev.AmoebenGesetzt(farbe=farbe, setzungen=placed))
         g.change_bp(farbe, -price)
 
 

@@ -181,6 +181,16 @@ class UrsuppeTable:
                 30 the action does not fit the request, or the request's own checks
                 (``detail["fehler"]`` is the seed's error number). Nothing changes then.
         """
+        self.check(seat, action)
+        self._send(seat, action)
+        return self._drain() + self._autoplay()
+
+    def check(self, seat: Seat, action: Action) -> None:
+        """Raise what :meth:`apply` would raise for this action; change nothing.
+
+        Raises:
+            RuleError: see :meth:`apply`.
+        """
         request = self._request
         if request is None:
             raise fehler(26, "The game is not running.")
@@ -189,8 +199,6 @@ class UrsuppeTable:
         if not isinstance(action, request.accepts):
             raise fehler(30, f"{type(action).__name__} does not answer {request.kind}.")
         request.check(seat, action)
-        self._send(seat, action)
-        return self._drain() + self._autoplay()
 
     def legal_actions(self, seat: Seat) -> list[Action]:
         """Every action ``seat`` may send now (pre-commands included). Blocks are listed
