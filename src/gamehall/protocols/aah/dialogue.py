@@ -237,7 +237,7 @@ class AahDialogue:
         try:
             self._send_all(table_frames(event, self.seat))
             if isinstance(event, SeatKicked) and event.seat == self.seat:
-                self._close(dropped=False, defer=True)
+                self._close(dropped=True, defer=True)
             elif isinstance(event, TableClosed):
                 self._end_of_game()
         except Exception:
@@ -263,7 +263,7 @@ class AahDialogue:
         if reason in (CloseReason.GAME_OVER, CloseReason.ABORTED):
             self._end_of_game()
         else:
-            self._close(dropped=False, defer=True)
+            self._close(dropped=True, defer=True)
 
     def disconnect(self, reason: CloseReason, text: str) -> None:
         """The hall ends the connection (server shutdown, replaced login)."""
@@ -607,7 +607,7 @@ class AahDialogue:
     def _end_of_game(self) -> None:
         """The table is over: ignore input, free the nick, close after the grace."""
         self.state = State.CLOSING
-        self._logout_soon(dropped=False)
+        self._logout_soon(dropped=True)
         if self._close_timer is None and not self._lost:
             self._close_timer = self._clock.call_later(self._end_grace_s, self._grace_over)
 
