@@ -134,6 +134,7 @@ def assert_same_as_oracle(board: Board, rack: str, lexicon: Lexicon, letters: Le
     generated = generate_moves(board, rack, lexicon, letters)
     keys = [key(m) for m in generated]
     assert len(keys) == len(set(keys)), "a move was generated twice"
+    assert generated == sorted(generated, key=Move.sort_key), "moves come best first, in tie-break order"
     expected = brute_force_moves(board, rack, lexicon, WORDS, letters)
     extra, missing = set(keys) - expected, expected - set(keys)
     assert not extra and not missing, f"\n{board}\nrack {rack}: extra {extra}, missing {missing}"
@@ -142,6 +143,8 @@ def assert_same_as_oracle(board: Board, rack: str, lexicon: Lexicon, letters: Le
         assert top is None
     else:
         assert top is not None and top.score == max(score for *_, score in expected)
+        if not board.is_empty or not board.layout.symmetric:
+            assert top == generated[0]
 
 
 @pytest.mark.parametrize("rack", ["AEINRST", "CAT", "S?", "??A", "QIXZ", "E"])

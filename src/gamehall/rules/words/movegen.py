@@ -20,24 +20,23 @@ Nothing here does I/O: the caller passes the board, the rack, the lexicon and th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from gamehall.rules.words.board import Board, Direction
-from gamehall.rules.words.gaddag import SEPARATOR, Gaddag
+from gamehall.rules.words.bounds import anchor_bound
+from gamehall.rules.words.gaddag import Gaddag
 from gamehall.rules.words.letters import BLANK, ENGLISH, LetterSet, parse_rack
 from gamehall.rules.words.lexicon import Lexicon
-from gamehall.rules.words.moves import BINGO_BONUS, BINGO_TILES, Move
+from gamehall.rules.words.linesearch import LineSearch, LineSquares
+from gamehall.rules.words.moves import Move
 
 ALL_LETTERS = (1 << 26) - 1
-SEPARATOR_BIT = 1 << SEPARATOR
-_GLYPHS = [chr(65 + i) for i in range(26)]
-_BLANK_GLYPHS = [chr(97 + i) for i in range(26)]
 
 Grid = list[list[int]]
 """Letter numbers by [line][position], -1 for an empty square."""
 
-Found = tuple[int, int, int, str, int]
-"""A generated move before it becomes a :class:`Move`: (score, line, start, word, tiles)."""
+_MAX_SCORE = 1 << 20
+"""Above any score a move can reach; used to sort by descending score with an int key."""
 
 
 def generate_moves(
@@ -45,7 +44,6 @@ def generate_moves(
 ) -> list[Move]:
     """Every legal move of ``rack`` on ``board``, best first (tie-break of :meth:`Move.sort_key`)."""
     moves = _search(board, parse_rack(rack), lexicon.gaddag, letters, best_only=False)
-    moves.sort(key=Move.sort_key)
     return moves
 
 
@@ -58,7 +56,7 @@ def best_move(
     scores the same as its mirror image, and the top is placed across (JDuplicate note §8.3).
     """
     moves = _search(board, parse_rack(rack), lexicon.gaddag, letters, best_only=True)
-    return min(moves, key=Move.sort_key) if moves else None
+    return moves[0] if moves else None
 
 
 def _search(
@@ -92,10 +90,11 @@ def _search(
         else:
             counts[ord(rack_tile) - 65] += 1
 
-    found: list[Move] = []
     best_score = [-1]
     across_only = empty_board and best_only and layout.symmetric
     directions = [Direction.ACROSS] if across_only else [Direction.ACROSS, Direction.DOWN]
+    searches: list[LineSearch] = []
+    placements: list[tuple[int, Direction]] = []
     for direction in directions:
         if direction is Direction.ACROSS:
             lines, perpendicular, line_values, perp_values = rows, cols, row_values, col_values
@@ -103,15 +102,12 @@ def _search(
         else:
             lines, perpendicular, line_values, perp_values = cols, rows, col_values, row_values
             glyphs, letter_mult, word_mult = col_glyphs, col_letter_mult, col_word_mult
-        raw: list[Found] = []
         for index, cells in enumerate(lines):
-            cross_masks, cross_sums = _cross_checks(gaddag, cells, index, perpendicular, perp_values)
             anchors = _anchors(cells, index, perpendicular, direction, layout.start, empty_board)
             if not any(anchors):
                 continue
-            _LineSearch(
-                gaddag,
-                values,
+            cross_masks, cross_sums = _cross_checks(gaddag, cells, index, perpendicular, perp_values)
+            line = LineSquares(
                 cells,
                 line_values[index],
                 glyphs[index],
@@ -120,49 +116,82 @@ def _search(
                 letter_mult[index],
                 word_mult[index],
                 anchors,
-                counts,
-                blanks,
-                len(rack),
-                skip_single_with_cross=direction is Direction.DOWN,
-                record=_recorder(raw, index, best_only, best_score),
-            ).run()
-        found.extend(_to_moves(raw, lines, direction, best_only, best_score[0]))
+            )
+            searches.append(
+                LineSearch(
+                    gaddag,
+                    values,
+                    line,
+                    counts,
+                    blanks,
+                    len(rack),
+                    skip_single_with_cross=direction is Direction.DOWN,
+                    floor=best_score,
+                    raise_floor=best_only,
+                )
+            )
+            placements.append((index, direction))
     if best_only:
-        return [m for m in found if m.score == best_score[0]]
-    return found
+        _search_best_first(searches, rack, values, best_score)
+    else:
+        for search in searches:
+            search.run()
+    return _to_moves(searches, placements, best_only, best_score[0])
 
 
-def _recorder(
-    raw: list[Found], index: int, best_only: bool, best_score: list[int]
-) -> Callable[[int, int, str, int], None]:
-    if not best_only:
+def _search_best_first(
+    searches: list[LineSearch], rack: Sequence[str], values: Sequence[int], best_score: list[int]
+) -> None:
+    """Search anchors in decreasing order of their score bound; stop below the best score found.
 
-        def record_all(score: int, start: int, word: str, tiles: int) -> None:
-            raw.append((score, index, start, word, tiles))
+    A move scoring the same as the best is still searched (the tie-break needs every top-scoring
+    move), so the loop stops only when a bound is strictly lower.
+    """
+    tile_values = sorted((0 if t == BLANK else values[ord(t) - 65] for t in rack), reverse=True)
+    playable = ALL_LETTERS if BLANK in rack else _rack_bits(rack)
+    queue = []
+    for number, search in enumerate(searches):
+        for anchor, is_anchor in enumerate(search.line.anchors):
+            if is_anchor:
+                bound = anchor_bound(search.line, anchor, tile_values, playable)
+                if bound >= 0:
+                    queue.append((bound, number, anchor))
+    queue.sort(reverse=True)
+    for bound, number, anchor in queue:
+        if bound < best_score[0]:
+            break
+        searches[number].from_anchor(anchor)
 
-        return record_all
 
-    def record_best(score: int, start: int, word: str, tiles: int) -> None:
-        if score >= best_score[0]:
-            best_score[0] = score
-            raw.append((score, index, start, word, tiles))
-
-    return record_best
+def _rack_bits(rack: Sequence[str]) -> int:
+    bits = 0
+    for tile in rack:
+        if tile != BLANK:
+            bits |= 1 << (ord(tile) - 65)
+    return bits
 
 
 def _to_moves(
-    raw: list[Found], lines: Grid, direction: Direction, best_only: bool, best_score: int
+    searches: list[LineSearch], placements: list[tuple[int, Direction]], best_only: bool, best_score: int
 ) -> list[Move]:
-    moves = []
-    across = direction is Direction.ACROSS
-    for score, index, start, word, _tiles in raw:
-        if best_only and score < best_score:
-            continue
-        cells = lines[index]
-        new = tuple(cells[p] < 0 for p in range(start, start + len(word)))
-        row, col = (index, start) if across else (start, index)
-        moves.append(Move(row, col, direction, word, new, score))
-    return moves
+    """The moves found, as :class:`Move` objects in tie-break order (:meth:`Move.sort_key`)."""
+    moves: list[Move] = []
+    ranks: list[int] = []
+    for search, (index, direction) in zip(searches, placements, strict=True):
+        new_flags = tuple(cell < 0 for cell in search.line.cells)
+        across = direction is Direction.ACROSS
+        for score, start, word, blanks_used in search.found:
+            if best_only and score < best_score:
+                continue
+            row, col = (index, start) if across else (start, index)
+            moves.append(Move(row, col, direction, word, new_flags[start : start + len(word)], score))
+            # score (descending), fewest blanks, row, column, across first, packed in one int
+            ranks.append(
+                ((((_MAX_SCORE - score) * 16 + blanks_used) * 32 + row) * 32 + col) * 2 + (not across)
+            )
+    order = sorted(range(len(moves)), key=lambda i: moves[i].word.upper())
+    order.sort(key=ranks.__getitem__)
+    return [moves[i] for i in order]
 
 
 def _anchors(
@@ -244,257 +273,3 @@ def _cross_mask(gaddag: Gaddag, above: list[int], below: list[int]) -> int:
         if tail >= 0 and gaddag.accepts_after(tail, last):
             allowed |= low
     return allowed
-
-
-class _LineSearch:
-    """The GADDAG search along one line (a row for across moves, a column for down moves).
-
-    The recursion is written for speed: the hot data are plain lists and ints held in locals of
-    closures, scores are carried as arguments, and the rack is one shared count list.
-    """
-
-    def __init__(
-        self,
-        gaddag: Gaddag,
-        letter_values: Sequence[int],
-        cells: list[int],
-        values: list[int],
-        glyphs: list[str],
-        cross_masks: list[int],
-        cross_sums: list[int],
-        letter_mult: list[int],
-        word_mult: list[int],
-        anchors: list[bool],
-        counts: list[int],
-        blanks: int,
-        rack_size: int,
-        *,
-        skip_single_with_cross: bool,
-        record: Callable[[int, int, str, int], None],
-    ) -> None:
-        self.gaddag = gaddag
-        self.letter_values = letter_values
-        self.cells = cells
-        self.values = values
-        self.glyphs = glyphs
-        self.cross_masks = cross_masks
-        self.cross_sums = cross_sums
-        self.letter_mult = letter_mult
-        self.word_mult = word_mult
-        self.anchors = anchors
-        self.counts = counts
-        self.blanks = blanks
-        self.rack_size = rack_size
-        self.skip_single_with_cross = skip_single_with_cross
-        self.record = record
-
-    def run(self) -> None:
-        for anchor, is_anchor in enumerate(self.anchors):
-            if is_anchor:
-                self._from_anchor(anchor)
-
-    def _from_anchor(self, anchor: int) -> None:
-        gaddag = self.gaddag
-        masks, accepts, bases, kids = gaddag.masks, gaddag.accepts, gaddag.bases, gaddag.children
-        cells, tile_values, glyphs = self.cells, self.values, self.glyphs
-        cross_masks, cross_sums = self.cross_masks, self.cross_sums
-        letter_mult, word_mult, anchors = self.letter_mult, self.word_mult, self.anchors
-        counts = self.counts
-        blanks = self.blanks
-        rack_bits = 0
-        for letter, count in enumerate(counts):
-            if count:
-                rack_bits |= 1 << letter
-        rack_size = self.rack_size
-        record = self.record
-        size = len(cells)
-        last = size - 1
-        letter_values = self.letter_values
-        right_of_anchor_free = anchor == last or cells[anchor + 1] < 0
-        skip_single = self.skip_single_with_cross and cross_sums[anchor] >= 0
-        sep_bit = SEPARATOR_BIT
-        sep_below = SEPARATOR_BIT - 1
-
-        def finish(score: int, start: int, word: str, tiles: int) -> None:
-            if tiles == 1 and skip_single:
-                return
-            if tiles == BINGO_TILES:
-                score += BINGO_BONUS
-            record(score, start, word, tiles)
-
-        def after_left(
-            pos: int, node: int, accepted: int, word: str, main: int, mult: int, cross: int, tiles: int
-        ) -> None:
-            left_free = pos == 0 or cells[pos - 1] < 0
-            if accepted and left_free and right_of_anchor_free:
-                finish(main * mult + cross, pos, word, tiles)
-            mask = masks[node]
-            if not mask:
-                return
-            if pos > 0 and (cells[pos - 1] >= 0 or (tiles < rack_size and not anchors[pos - 1])):
-                left(pos - 1, node, word, main, mult, cross, tiles)
-            if left_free and mask & sep_bit and anchor < last:
-                after_sep = kids[bases[node] + (mask & sep_below).bit_count()]
-                if cells[anchor + 1] >= 0 or tiles < rack_size:
-                    right(anchor + 1, after_sep, word, main, mult, cross, tiles, pos)
-
-        def left(pos: int, node: int, word: str, main: int, mult: int, cross: int, tiles: int) -> None:
-            nonlocal rack_bits, blanks
-            mask = masks[node]
-            cell = cells[pos]
-            if cell >= 0:
-                bit = 1 << cell
-                if mask & bit:
-                    child = kids[bases[node] + (mask & (bit - 1)).bit_count()]
-                    after_left(
-                        pos,
-                        child,
-                        accepts[node] & bit,
-                        glyphs[pos] + word,
-                        main + tile_values[pos],
-                        mult,
-                        cross,
-                        tiles,
-                    )
-                return
-            candidates = mask & cross_masks[pos]
-            if not blanks:
-                candidates &= rack_bits
-            if not candidates:
-                return
-            base = bases[node]
-            accept = accepts[node]
-            lm = letter_mult[pos]
-            new_mult = mult * word_mult[pos]
-            wm = word_mult[pos]
-            cross_sum = cross_sums[pos]
-            tiles += 1
-            while candidates:
-                bit = candidates & -candidates
-                candidates ^= bit
-                letter = bit.bit_length() - 1
-                child = kids[base + (mask & (bit - 1)).bit_count()]
-                accepted = accept & bit
-                if rack_bits & bit:
-                    counts[letter] -= 1
-                    if not counts[letter]:
-                        rack_bits ^= bit
-                    value = letter_values[letter] * lm
-                    after_left(
-                        pos,
-                        child,
-                        accepted,
-                        _GLYPHS[letter] + word,
-                        main + value,
-                        new_mult,
-                        cross + (cross_sum + value) * wm if cross_sum >= 0 else cross,
-                        tiles,
-                    )
-                    if not counts[letter]:
-                        rack_bits ^= bit
-                    counts[letter] += 1
-                if blanks:
-                    blanks -= 1
-                    after_left(
-                        pos,
-                        child,
-                        accepted,
-                        _BLANK_GLYPHS[letter] + word,
-                        main,
-                        new_mult,
-                        cross + cross_sum * wm if cross_sum >= 0 else cross,
-                        tiles,
-                    )
-                    blanks += 1
-
-        def after_right(
-            pos: int,
-            node: int,
-            accepted: int,
-            word: str,
-            main: int,
-            mult: int,
-            cross: int,
-            tiles: int,
-            start: int,
-        ) -> None:
-            if accepted and (pos == last or cells[pos + 1] < 0):
-                finish(main * mult + cross, start, word, tiles)
-            if masks[node] and pos < last and (cells[pos + 1] >= 0 or tiles < rack_size):
-                right(pos + 1, node, word, main, mult, cross, tiles, start)
-
-        def right(
-            pos: int, node: int, word: str, main: int, mult: int, cross: int, tiles: int, start: int
-        ) -> None:
-            nonlocal rack_bits, blanks
-            mask = masks[node]
-            cell = cells[pos]
-            if cell >= 0:
-                bit = 1 << cell
-                if mask & bit:
-                    child = kids[bases[node] + (mask & (bit - 1)).bit_count()]
-                    after_right(
-                        pos,
-                        child,
-                        accepts[node] & bit,
-                        word + glyphs[pos],
-                        main + tile_values[pos],
-                        mult,
-                        cross,
-                        tiles,
-                        start,
-                    )
-                return
-            candidates = mask & cross_masks[pos]
-            if not blanks:
-                candidates &= rack_bits
-            if not candidates:
-                return
-            base = bases[node]
-            accept = accepts[node]
-            lm = letter_mult[pos]
-            wm = word_mult[pos]
-            new_mult = mult * wm
-            cross_sum = cross_sums[pos]
-            tiles += 1
-            while candidates:
-                bit = candidates & -candidates
-                candidates ^= bit
-                letter = bit.bit_length() - 1
-                child = kids[base + (mask & (bit - 1)).bit_count()]
-                accepted = accept & bit
-                if rack_bits & bit:
-                    counts[letter] -= 1
-                    if not counts[letter]:
-                        rack_bits ^= bit
-                    value = letter_values[letter] * lm
-                    after_right(
-                        pos,
-                        child,
-                        accepted,
-                        word + _GLYPHS[letter],
-                        main + value,
-                        new_mult,
-                        cross + (cross_sum + value) * wm if cross_sum >= 0 else cross,
-                        tiles,
-                        start,
-                    )
-                    if not counts[letter]:
-                        rack_bits ^= bit
-                    counts[letter] += 1
-                if blanks:
-                    blanks -= 1
-                    after_right(
-                        pos,
-                        child,
-                        accepted,
-                        word + _BLANK_GLYPHS[letter],
-                        main,
-                        new_mult,
-                        cross + cross_sum * wm if cross_sum >= 0 else cross,
-                        tiles,
-                        start,
-                    )
-                    blanks += 1
-
-        left(anchor, gaddag.root, "", 0, 1, 0, 0)

@@ -1,0 +1,291 @@
+"""Gordon's GADDAG search along one line of the board (a row for across moves, a column for down).
+
+From an anchor the search walks the GADDAG leftwards, placing rack tiles on empty squares (only
+letters the square's cross-check allows) or reading the board's tiles, then crosses the separator
+and walks rightwards from the square after the anchor. An accepting edge with a free square (or
+the edge of the board) on both ends of the word is a move. The main word's letter sum, its word
+multiplier and the cross-words' total are carried along, so every move comes out scored.
+
+The recursion is the hot loop of the word games, so it is written for CPython's speed: the data
+are plain lists read through closure locals, the rack is a count list plus a bit mask of the
+letters still held, edges are found with one popcount, and the work after placing a letter is
+inlined into the loop over candidate letters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gamehall.rules.words.gaddag import SEPARATOR, Gaddag
+from gamehall.rules.words.moves import BINGO_BONUS, BINGO_TILES
+
+SEPARATOR_BIT = 1 << SEPARATOR
+_GLYPHS = [chr(65 + i) for i in range(26)]
+_BLANK_GLYPHS = [chr(97 + i) for i in range(26)]
+
+Found = tuple[int, int, str, int]
+"""A move found on a line: (score, start position, word, blanks used)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LineSquares:
+    """One line of the board as the search reads it, by position along the line.
+
+    ``cells`` holds letter numbers (-1 empty), ``values`` the board tiles' values (0 for a blank
+    tile), ``glyphs`` their spelling; ``cross_masks`` the letters an empty square allows and
+    ``cross_sums`` the value of the perpendicular word's old tiles (-1: no perpendicular word);
+    ``letter_mult``/``word_mult`` the premiums; ``anchors`` the anchor squares.
+    """
+
+    cells: list[int]
+    values: list[int]
+    glyphs: list[str]
+    cross_masks: list[int]
+    cross_sums: list[int]
+    letter_mult: list[int]
+    word_mult: list[int]
+    anchors: list[bool]
+
+
+class LineSearch:
+    """Every move of a rack on one line, anchor by anchor (see the module docstring)."""
+
+    def __init__(
+        self,
+        gaddag: Gaddag,
+        letter_values: Sequence[int],
+        line: LineSquares,
+        counts: list[int],
+        blanks: int,
+        rack_size: int,
+        *,
+        skip_single_with_cross: bool,
+        floor: list[int],
+        raise_floor: bool,
+    ) -> None:
+        """``counts`` (rack tiles per letter) is shared and restored after each search.
+
+        ``skip_single_with_cross`` drops one-tile moves whose tile also forms a perpendicular
+        word: on down lines, because the across search finds them already. Moves scoring below
+        ``floor[0]`` are not kept; with ``raise_floor`` (the top-move search, ``floor`` shared by
+        every line) each kept move raises the floor to its score. Kept moves go to ``found``.
+        """
+        self.gaddag = gaddag
+        self.letter_values = letter_values
+        self.line = line
+        self.counts = counts
+        self.blanks = blanks
+        self.rack_size = rack_size
+        self.skip_single_with_cross = skip_single_with_cross
+        self.floor = floor
+        self.raise_floor = raise_floor
+        self.found: list[Found] = []
+        cells, anchors = line.cells, line.anchors
+        last = len(cells) - 1
+        # Per position: is the square before it free; may the left walk go on to the square
+        # before it (a board tile, or an empty square that is not an anchor); is the square
+        # after it free.
+        self.free_before = [p == 0 or cells[p - 1] < 0 for p in range(last + 1)]
+        self.may_go_left = [p > 0 and (cells[p - 1] >= 0 or not anchors[p - 1]) for p in range(last + 1)]
+        self.free_after = [p == last or cells[p + 1] < 0 for p in range(last + 1)]
+
+    def run(self) -> None:
+        """Generate every move of this line."""
+        for anchor, is_anchor in enumerate(self.line.anchors):
+            if is_anchor:
+                self.from_anchor(anchor)
+
+    def from_anchor(self, anchor: int) -> None:
+        """Generate every move whose leftmost covered anchor is ``anchor``."""
+        gaddag = self.gaddag
+        masks, accepts, bases, kids = gaddag.masks, gaddag.accepts, gaddag.bases, gaddag.children
+        line = self.line
+        cells, tile_values, glyphs = line.cells, line.values, line.glyphs
+        cross_masks, cross_sums = line.cross_masks, line.cross_sums
+        letter_mult, word_mult = line.letter_mult, line.word_mult
+        letter_values = self.letter_values
+        counts = self.counts
+        blanks = self.blanks
+        rack_size = self.rack_size
+        floor = self.floor
+        raise_floor = self.raise_floor
+        found = self.found
+        rack_blanks = self.blanks
+        rack_bits = 0
+        for letter, count in enumerate(counts):
+            if count:
+                rack_bits |= 1 << letter
+        last = len(cells) - 1
+        free_before, may_go_left, free_after = self.free_before, self.may_go_left, self.free_after
+        word_ends_at_anchor = free_after[anchor]
+        right_start = anchor + 1
+        right_takes_tile = anchor < last and cells[right_start] < 0
+        skip_single = self.skip_single_with_cross and cross_sums[anchor] >= 0
+        sep_bit = SEPARATOR_BIT
+        sep_below = SEPARATOR_BIT - 1
+
+        def keep(score: int, start: int, word: str, tiles: int) -> None:
+            if tiles == 1 and skip_single:
+                return
+            if tiles == BINGO_TILES:
+                score += BINGO_BONUS
+            if score >= floor[0]:
+                if raise_floor:
+                    floor[0] = score
+                found.append((score, start, word, rack_blanks - blanks))
+
+        def left(pos: int, node: int, word: str, main: int, mult: int, cross: int, tiles: int) -> None:
+            nonlocal rack_bits, blanks
+            mask = masks[node]
+            free = free_before[pos]
+            ends_here = free and word_ends_at_anchor
+            go_left = may_go_left[pos]
+            left_takes_tile = go_left and cells[pos - 1] < 0
+            cell = cells[pos]
+            if cell >= 0:
+                bit = 1 << cell
+                if not mask & bit:
+                    return
+                child = kids[bases[node] + (mask & (bit - 1)).bit_count()]
+                word = glyphs[pos] + word
+                main += tile_values[pos]
+                if ends_here and accepts[node] & bit:
+                    keep(main * mult + cross, pos, word, tiles)
+                child_mask = masks[child]
+                if child_mask:
+                    if go_left and (tiles < rack_size or not left_takes_tile):
+                        left(pos - 1, child, word, main, mult, cross, tiles)
+                    if (
+                        free
+                        and child_mask & sep_bit
+                        and anchor < last
+                        and (tiles < rack_size or not right_takes_tile)
+                    ):
+                        after = kids[bases[child] + (child_mask & sep_below).bit_count()]
+                        right(right_start, after, word, main, mult, cross, tiles, pos)
+                return
+            candidates = mask & cross_masks[pos]
+            if not blanks:
+                candidates &= rack_bits
+            if not candidates:
+                return
+            base = bases[node]
+            accept = accepts[node]
+            lm = letter_mult[pos]
+            wm = word_mult[pos]
+            new_mult = mult * wm
+            cross_sum = cross_sums[pos]
+            has_cross = cross_sum >= 0
+            tiles += 1
+            more = tiles < rack_size
+            do_left = go_left and (more or not left_takes_tile)
+            do_right = free and anchor < last and (more or not right_takes_tile)
+            while candidates:
+                bit = candidates & -candidates
+                candidates ^= bit
+                letter = bit.bit_length() - 1
+                child = kids[base + (mask & (bit - 1)).bit_count()]
+                accepted = ends_here and accept & bit
+                child_mask = masks[child]
+                if rack_bits & bit:
+                    counts[letter] -= 1
+                    if not counts[letter]:
+                        rack_bits ^= bit
+                    value = letter_values[letter] * lm
+                    new_main = main + value
+                    new_cross = cross + (cross_sum + value) * wm if has_cross else cross
+                    new_word = _GLYPHS[letter] + word
+                    if accepted:
+                        keep(new_main * new_mult + new_cross, pos, new_word, tiles)
+                    if child_mask:
+                        if do_left:
+                            left(pos - 1, child, new_word, new_main, new_mult, new_cross, tiles)
+                        if do_right and child_mask & sep_bit:
+                            after = kids[bases[child] + (child_mask & sep_below).bit_count()]
+                            right(right_start, after, new_word, new_main, new_mult, new_cross, tiles, pos)
+                    if not counts[letter]:
+                        rack_bits ^= bit
+                    counts[letter] += 1
+                if blanks:
+                    blanks -= 1
+                    new_cross = cross + cross_sum * wm if has_cross else cross
+                    new_word = _BLANK_GLYPHS[letter] + word
+                    if accepted:
+                        keep(main * new_mult + new_cross, pos, new_word, tiles)
+                    if child_mask:
+                        if do_left:
+                            left(pos - 1, child, new_word, main, new_mult, new_cross, tiles)
+                        if do_right and child_mask & sep_bit:
+                            after = kids[bases[child] + (child_mask & sep_below).bit_count()]
+                            right(right_start, after, new_word, main, new_mult, new_cross, tiles, pos)
+                    blanks += 1
+
+        def right(
+            pos: int, node: int, word: str, main: int, mult: int, cross: int, tiles: int, start: int
+        ) -> None:
+            nonlocal rack_bits, blanks
+            mask = masks[node]
+            free = free_after[pos]
+            go_right = pos < last
+            next_takes_tile = go_right and cells[pos + 1] < 0
+            cell = cells[pos]
+            if cell >= 0:
+                bit = 1 << cell
+                if not mask & bit:
+                    return
+                child = kids[bases[node] + (mask & (bit - 1)).bit_count()]
+                word += glyphs[pos]
+                main += tile_values[pos]
+                if free and accepts[node] & bit:
+                    keep(main * mult + cross, start, word, tiles)
+                if go_right and masks[child] and (tiles < rack_size or not next_takes_tile):
+                    right(pos + 1, child, word, main, mult, cross, tiles, start)
+                return
+            candidates = mask & cross_masks[pos]
+            if not blanks:
+                candidates &= rack_bits
+            if not candidates:
+                return
+            base = bases[node]
+            accept = accepts[node]
+            lm = letter_mult[pos]
+            wm = word_mult[pos]
+            new_mult = mult * wm
+            cross_sum = cross_sums[pos]
+            has_cross = cross_sum >= 0
+            tiles += 1
+            do_right = go_right and (tiles < rack_size or not next_takes_tile)
+            while candidates:
+                bit = candidates & -candidates
+                candidates ^= bit
+                letter = bit.bit_length() - 1
+                child = kids[base + (mask & (bit - 1)).bit_count()]
+                accepted = free and accept & bit
+                go_on = do_right and masks[child]
+                if rack_bits & bit:
+                    counts[letter] -= 1
+                    if not counts[letter]:
+                        rack_bits ^= bit
+                    value = letter_values[letter] * lm
+                    new_main = main + value
+                    new_cross = cross + (cross_sum + value) * wm if has_cross else cross
+                    new_word = word + _GLYPHS[letter]
+                    if accepted:
+                        keep(new_main * new_mult + new_cross, start, new_word, tiles)
+                    if go_on:
+                        right(pos + 1, child, new_word, new_main, new_mult, new_cross, tiles, start)
+                    if not counts[letter]:
+                        rack_bits ^= bit
+                    counts[letter] += 1
+                if blanks:
+                    blanks -= 1
+                    new_cross = cross + cross_sum * wm if has_cross else cross
+                    new_word = word + _BLANK_GLYPHS[letter]
+                    if accepted:
+                        keep(main * new_mult + new_cross, start, new_word, tiles)
+                    if go_on:
+                        right(pos + 1, child, new_word, main, new_mult, new_cross, tiles, start)
+                    blanks += 1
+
+        left(anchor, gaddag.root, "", 0, 1, 0, 0)
