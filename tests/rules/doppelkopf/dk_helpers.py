@@ -98,3 +98,26 @@ def random_game(seed: int, config: Mapping[str, Any] | None = None, max_rounds: 
 
 def round_state(table: DoppelkopfTable) -> RoundState:
     return table.round
+
+
+def hands_with(fixed: Mapping[int, Sequence[str]], size: int = 12) -> list[list[str]]:
+    """Four hands of ``size`` cards: the ``fixed`` values first, the rest from a full deck."""
+    from gamehall.rules.doppelkopf.cards import deck_values
+
+    rest = deck_values("with_all", "None")
+    hands: list[list[str]] = [list(fixed.get(seat, [])) for seat in range(4)]
+    for hand in hands:
+        for value in hand:
+            rest.remove(value)
+    for hand in hands:
+        while len(hand) < size:
+            hand.append(rest.pop(0))
+    return hands
+
+
+def types_of(events: Sequence[Event]) -> list[str]:
+    return [type(e).__name__ for e in events]
+
+
+def find(events: Sequence[Event], kind: type) -> list[Any]:
+    return [e for e in events if isinstance(e, kind)]

@@ -8,10 +8,45 @@ from gamehall.rules._core import ConfigError
 from gamehall.rules.doppelkopf import GAME_TYPE
 from gamehall.rules.doppelkopf.settings import RULE_KEYS, RULES, SCHEMA, check_config, effective_rules
 
-NOTE_KEYS = """heart10 heart10_prio heart10_lasttrick doppelkopf fox fox_lasttrick pigs superpigs charlie
-charlie_broken jane charlie_prio without9 heart_trick sec_black_trick joker hobgoblin poverty poverty_consequence
-throw throw_cases coward wedding repeat_game re_kontra buck_round buck_cause buck_amount solo_shift_h10
-solist_begins solo_prio solos open_cards misplay penalty_points penalty_bonus penalty_abort""".split()
+NOTE_KEYS = [
+    "heart10",
+    "heart10_prio",
+    "heart10_lasttrick",
+    "doppelkopf",
+    "fox",
+    "fox_lasttrick",
+    "pigs",
+    "superpigs",
+    "charlie",
+    "charlie_broken",
+    "jane",
+    "charlie_prio",
+    "without9",
+    "heart_trick",
+    "sec_black_trick",
+    "joker",
+    "hobgoblin",
+    "poverty",
+    "poverty_consequence",
+    "throw",
+    "throw_cases",
+    "coward",
+    "wedding",
+    "repeat_game",
+    "re_kontra",
+    "buck_round",
+    "buck_cause",
+    "buck_amount",
+    "solo_shift_h10",
+    "solist_begins",
+    "solo_prio",
+    "solos",
+    "open_cards",
+    "misplay",
+    "penalty_points",
+    "penalty_bonus",
+    "penalty_abort",
+]
 
 
 def test_every_note_key_is_a_setting() -> None:
