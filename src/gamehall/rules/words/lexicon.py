@@ -111,7 +111,7 @@ class Lexicon:
         """
         label = os.fspath(name_or_path)
         if label in BUNDLED:
-            words = _read_bundled(label)
+            words = read_bundled_words(label)
         else:
             path = Path(label)
             if not path.is_file():
@@ -150,8 +150,8 @@ def _digest(words: list[str]) -> str:
     return hasher.hexdigest()
 
 
-def _read_bundled(name: str) -> list[str]:
-    """The bundled list ``name``: already normalised and sorted when it was packaged."""
+def read_bundled_words(name: str) -> list[str]:
+    """The words of the bundled list ``name``: already normalised and sorted when packaged."""
     data = resources.files("gamehall.rules.words").joinpath("data", f"{name}.txt.gz").read_bytes()
     return gzip.decompress(data).decode("ascii").split()
 
