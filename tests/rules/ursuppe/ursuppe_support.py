@@ -75,7 +75,7 @@ class Driver:
             self.request = None
         else:
             if request is not self.request:
-                self.events += [request.prompt(seat) for seat in sorted(request.seats)]
+                self.g.out += [request.prompt(seat) for seat in sorted(request.seats)]
             self.request = request
         self.events += self.g.out
         self.g.out = []
