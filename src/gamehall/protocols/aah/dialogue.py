@@ -21,9 +21,10 @@ States (3.1)::
 - ``CLOSING``: a ``REFU`` or ``DISC`` was sent; input is discarded and the socket closes after
   the flush (at once, or after the 2.5 s end-of-game grace of the seed).
 
-Rules kept here rather than in the engine: the protocol-error counter (7.3), the exact ``UNRG``
-texts of malformed input, chat length and control characters (7.1), the lobby-only ``NICK``
-(7.2), and the order of ``CZPK`` checks (5.8). Every ``REFU`` is final (3.2).
+The engine knows the game; this module knows the connection: the states, the protocol-error
+counter (7.3), the exact ``UNRG`` texts of malformed input, when the socket closes. The seated
+commands (``PICK``, ``CZPK``, ``SMSG``, ``NICK``) are in :mod:`.commands`, the reason texts in
+:mod:`.texts`, the placement on a table in :mod:`.placement`. Every ``REFU`` is final (3.2).
 
 The hall calls the listener methods synchronously from inside its own calls (and a room's
 events reach every member while the room is still busy), so those methods never call back into
@@ -35,8 +36,7 @@ from __future__ import annotations
 
 import enum
 import logging
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from gamehall.protocols._core import (
@@ -52,20 +52,9 @@ from gamehall.protocols._core import (
     Session,
     Wire,
 )
-from gamehall.protocols.aah import placement
+from gamehall.protocols.aah import commands, placement, texts
 from gamehall.protocols.aah.codec import AahCodec, Frame, Side
-from gamehall.protocols.aah.frames import (
-    DISC_AT_REQUEST,
-    DISC_GAME_ENDED,
-    DISC_INACTIVE,
-    DISC_KICKED,
-    DISC_PROTOCOL_ERRORS,
-    DISC_STOPPED,
-    frame,
-    hall_frames,
-    table_frames,
-    white_frame,
-)
+from gamehall.protocols.aah.frames import frame, hall_frames, table_frames
 from gamehall.protocols.aah.meta import (
     PROTOCOL_VERSION,
     MetaError,
@@ -74,9 +63,6 @@ from gamehall.protocols.aah.meta import (
     version_refusal,
 )
 from gamehall.rules._core import Event, RuleError, Seat
-from gamehall.rules.aah.actions import Judge, Pick
-from gamehall.rules.aah.cards import WhiteCard
-from gamehall.rules.aah.errors import MAX_CARD_ID
 from gamehall.rules.aah.events import SeatKicked, TableClosed
 
 log = logging.getLogger(__name__)
@@ -90,46 +76,11 @@ END_GRACE_S: Final = 2.5
 MAX_PROTOCOL_ERRORS: Final = 20
 """Consecutive rejected inputs before the connection is dropped (7.3)."""
 
-CHAT_LIMIT: Final = 200
-"""Code points of one chat line (0.2.0)."""
-
 IDLE_TIMEOUT_S: Final = 0.0
 """The server's per-connection idle timeout for this protocol: off. The 0.2.0 client sends
 nothing while it waits in a lobby or sits out rounds, the server sends no pings (2.5), and TCP
 keepalive finds dead peers; inactive seats are handled by ``kick_after_skips``. **Decision
 (ours).**"""
-
-NICK_PATTERN: Final = re.compile(r"[A-Za-z0-9_|]{1,20}")
-CARD_ID_PATTERN: Final = re.compile(r"[0-9]{1,10}")
-
-# REFU reasons (11.2)
-MALFORMED_DATA: Final = "Malformed data."
-META_TIMEOUT: Final = "Failed to respond with metadata in time."
-NICK_INVALID: Final = "Nickname contains invalid characters."
-INTERNAL_ERROR: Final = "Internal error."
-# UNRG reasons (11.2)
-NOT_JOINED: Final = "Not joined."
-ALREADY_JOINED: Final = "Already joined."
-PICK_NO_ARGUMENTS: Final = "PICK received without arguments; invalid."
-CZPK_NO_ARGUMENTS: Final = "CZPK sent without arguments; invalid."
-CHAT_TOO_LONG: Final = f"Messages have a {CHAT_LIMIT}-character limit."
-CHAT_RATE_LIMITED: Final = "Chat rate limit reached."
-# BDCS and NDNY
-CHAT_DISABLED: Final = "Chat is disabled on this server."
-NDNY_INVALID: Final = "Nickname invalid; unchanged."
-NDNY_IN_USE: Final = "Nickname in use; unchanged."
-NDNY_IN_GAME: Final = "Cannot change nickname during a game."
-
-_SHOWN_ID_MAX = 40
-"""Characters of a bad card id echoed in "Invalid card identifier sent (X)." (frame cap)."""
-
-_CLOSE_TEXTS: Final = {
-    CloseReason.KICKED: DISC_KICKED,
-    CloseReason.GAME_OVER: DISC_GAME_ENDED,
-    CloseReason.INACTIVE: DISC_INACTIVE,
-    CloseReason.PROTOCOL: DISC_PROTOCOL_ERRORS,
-}
-"""The ``DISC`` text for a hall-side end; anything else is "Game ended by server or administrator."."""
 
 
 class State(enum.Enum):
@@ -144,19 +95,6 @@ class State(enum.Enum):
 def make_dialogue(hall: HallPort, wire: Wire, clock: Clock) -> AahDialogue:
     """The dialogue of one accepted legacy connection (looked up by ``gamehall.server.app``)."""
     return AahDialogue(hall, wire, clock)
-
-
-def parse_card_id(raw: str) -> int | None:
-    """A card id as sent by a client: ``[0-9]{1,10}`` and at most 2^31-1 (2.4), else ``None``."""
-    if not CARD_ID_PATTERN.fullmatch(raw):
-        return None
-    value = int(raw)
-    return value if value <= MAX_CARD_ID else None
-
-
-def invalid_card_id(raw: str) -> str:
-    shown = raw if len(raw) <= _SHOWN_ID_MAX else raw[:_SHOWN_ID_MAX] + "..."
-    return f"Invalid card identifier sent ({shown})."
 
 
 class AahDialogue:
@@ -259,7 +197,7 @@ class AahDialogue:
         events; close after the grace), kicked, or the room was closed (shutdown, operator)."""
         if self.state is not State.SEATED or room_id != self.room_id:
             return
-        self._send(frame("DISC", _CLOSE_TEXTS.get(reason, DISC_STOPPED)))
+        self.send(frame("DISC", texts.disc_for(reason)))
         if reason in (CloseReason.GAME_OVER, CloseReason.ABORTED):
             self._end_of_game()
         else:
@@ -268,7 +206,7 @@ class AahDialogue:
     def disconnect(self, reason: CloseReason, text: str) -> None:
         """The hall ends the connection (server shutdown, replaced login)."""
         if self.state is State.SEATED:
-            self._send(frame("DISC", _CLOSE_TEXTS.get(reason, DISC_STOPPED)))
+            self.send(frame("DISC", texts.disc_for(reason)))
         if self.state is not State.CLOSING:
             self._close(dropped=True, defer=True)
 
@@ -288,9 +226,9 @@ class AahDialogue:
                 self.state.value,
             )
             if self.state is State.HANDSHAKE:
-                self._refuse(INTERNAL_ERROR)
+                self._refuse(texts.INTERNAL_ERROR)
             elif self.state is not State.CLOSING:
-                self._send(frame("UNRG", INTERNAL_ERROR))
+                self.send(frame("UNRG", texts.INTERNAL_ERROR))
 
     def _handle(self, message: Frame) -> None:
         if self.state is State.NEW:
@@ -305,34 +243,34 @@ class AahDialogue:
         handshake nothing may be sent, except that invalid UTF-8 refuses the join."""
         if self.state is State.HANDSHAKE:
             if exc.code == "invalid_utf8":
-                self._refuse(MALFORMED_DATA)
+                self._refuse(texts.MALFORMED_DATA)
             return
-        self._reject(exc.reason)
+        self.reject(exc.reason)
 
     def _handle_new(self, message: Frame) -> None:
         command, args = message.command, message.args
         if command == "JOIN":
             if not args:
-                self._refuse(MALFORMED_DATA)
+                self._refuse(texts.MALFORMED_DATA)
                 return
             self.nick = args[0]
             self.state = State.HANDSHAKE
-            self._errors = 0
-            self._send(frame("META"))
+            self.accepted()
+            self.send(frame("META"))
             self._meta_timer = self._clock.call_later(self._meta_grace_s, self._meta_timed_out)
         elif command == "META":
             if not args:
                 self._send_meta()
-            self._errors = 0
+            self.accepted()
         elif command == "PING":
-            self._send(frame("PONG"))
-            self._errors = 0
+            self.send(frame("PONG"))
+            self.accepted()
         elif command == "PONG":
-            self._errors = 0
+            self.accepted()
         elif command == "DISC":
             self._close(dropped=True, defer=False)
         else:
-            self._reject(NOT_JOINED)
+            self.reject(texts.NOT_JOINED)
 
     def _handle_handshake(self, message: Frame) -> None:
         command, args = message.command, message.args
@@ -349,7 +287,7 @@ class AahDialogue:
         command, args = message.command, message.args
         handler = self._SEATED_HANDLERS.get(command)
         if handler is None:  # the codec lets only client commands through
-            self._reject(f"Unknown command ({command}).")
+            self.reject(f"Unknown command ({command}).")
             return
         handler(self, args)
 
@@ -358,7 +296,7 @@ class AahDialogue:
     def _meta_timed_out(self) -> None:
         self._meta_timer = None
         if self.state is State.HANDSHAKE and not self._lost:
-            self._refuse(META_TIMEOUT)
+            self._refuse(texts.META_TIMEOUT)
 
     def _client_meta(self, argument: str) -> None:
         if self._meta_timer is not None:
@@ -368,15 +306,15 @@ class AahDialogue:
             version = decode_client_meta(argument)
         except MetaError as exc:
             log.info("AAH %s: bad META from %s: %s", self._wire.peer, self.nick, exc)
-            self._refuse(MALFORMED_DATA)
+            self._refuse(texts.MALFORMED_DATA)
             return
         refusal = version_refusal(version)
         if refusal is not None:
             self._refuse(refusal)
             return
         nick = self.nick or ""
-        if not NICK_PATTERN.fullmatch(nick):
-            self._refuse(NICK_INVALID)
+        if not commands.NICK_PATTERN.fullmatch(nick):
+            self._refuse(texts.NICK_INVALID)
             return
         self._admit(nick)
 
@@ -384,12 +322,12 @@ class AahDialogue:
         """Log the user in and seat them (3.5), then ``ACKN``, ``CLNF`` and the events the
         join caused (a countdown, the rejoin replay), in that order."""
         if placement.seated_elsewhere(self._hall, nick):
-            self._refuse(placement.NICK_IN_USE)
+            self._refuse(texts.NICK_IN_USE)
             return
         try:
             session = self._hall.login(nick, self, protocol="aah", resume_without_token=True)
         except HallError as exc:
-            self._refuse(placement.NICK_IN_USE if exc.code == "name_in_use" else NICK_INVALID)
+            self._refuse(texts.NICK_IN_USE if exc.code == "name_in_use" else texts.NICK_INVALID)
             return
         self._session = session
         self._joining = True
@@ -403,10 +341,10 @@ class AahDialogue:
             self._joining = False
         self.nick, self.room_id, self.seat = session.name, room_id, seat
         self.state = State.SEATED
-        self._errors = 0
+        self.accepted()
         names = session.room(room_id).info().seats
-        self._send(frame("ACKN"))
-        self._send(frame("CLNF", *(names[s] for s in sorted(names))))
+        self.send(frame("ACKN"))
+        self.send(frame("CLNF", *(names[s] for s in sorted(names))))
         held_back, self._held_back = self._held_back, []
         for replay in held_back:
             replay()
@@ -419,122 +357,45 @@ class AahDialogue:
         else:
             info = placement.landing_table(self._hall, self.nick)
         meta = placement.describe(info, self._hall.game_defaults(placement.GAME), self._server_version)
-        self._send(frame("META", encode_server_meta(meta)))
+        self.send(frame("META", encode_server_meta(meta)))
 
     # ------------------------------------------------------------------ seated commands (4, 7)
 
     def _on_join(self, args: tuple[str, ...]) -> None:
-        self._reject(ALREADY_JOINED)
+        self.reject(texts.ALREADY_JOINED)
 
     def _on_meta(self, args: tuple[str, ...]) -> None:
         if not args:  # with arguments: ignored outside the handshake (3.3)
             self._send_meta()
-        self._errors = 0
+        self.accepted()
 
     def _on_ping(self, args: tuple[str, ...]) -> None:
-        self._send(frame("PONG"))
-        self._errors = 0
+        self.send(frame("PONG"))
+        self.accepted()
 
     def _on_pong(self, args: tuple[str, ...]) -> None:
-        self._errors = 0
+        self.accepted()
 
     def _on_disc(self, args: tuple[str, ...]) -> None:
         """Leave now, without a grace: ``DISC`` back, then close; the others get ``CLEX``."""
-        self._send(frame("DISC", DISC_AT_REQUEST))
+        self.send(frame("DISC", texts.DISC_AT_REQUEST))
         self._leave()
 
     def _on_smsg(self, args: tuple[str, ...]) -> None:
-        """Room chat (7.1): relayed to every seat as ``RMSG`` by the room's ``ChatSaid``."""
-        session, room_id = self._seated()
-        if len(args) != 1 or not args[0]:
-            self._reject(MALFORMED_DATA)
-            return
-        if session.room(room_id).config.get("chat_enabled") is False:
-            self._send(frame("BDCS", CHAT_DISABLED))
-            return
-        if len(args[0]) > CHAT_LIMIT:
-            self._reject(CHAT_TOO_LONG)
-            return
-        try:
-            session.chat(room_id, args[0])  # control characters are replaced when sent out
-        except HallError as exc:
-            if exc.code == "rate_limited":
-                self._send(frame("UNRG", CHAT_RATE_LIMITED))  # not a protocol error (7.1)
-            elif exc.code == "chat_disabled":
-                self._send(frame("BDCS", CHAT_DISABLED))
-            else:
-                self._reject(MALFORMED_DATA)
-            return
-        self._errors = 0
+        commands.chat(*self._seated(), args, self)
 
     def _on_nick(self, args: tuple[str, ...]) -> None:
-        """Rename, in the lobby only (7.2): ``NACC`` to us, ``CLEX``/``CLJN`` to the others."""
         session, room_id = self._seated()
-        if session.room(room_id).info().started:
-            self._send(frame("NDNY", NDNY_IN_GAME))
-            return
-        new = args[0] if args else ""
-        if not NICK_PATTERN.fullmatch(new):
-            self._send(frame("NDNY", NDNY_INVALID))
-            return
-        try:
-            session.rename(room_id, new)
-        except HallError as exc:
-            self._send(frame("NDNY", NDNY_IN_USE if exc.code == "name_in_use" else NDNY_INVALID))
-            return
-        except RuleError as exc:  # the table's own texts are the NDNY reasons
-            self._send(frame("NDNY", exc.reason))
-            return
+        commands.rename(session, room_id, args, self)
         self.nick = session.name
-        self._send(frame("NACC"))
-        self._errors = 0
 
     def _on_pick(self, args: tuple[str, ...]) -> None:
-        """Play cards (5.7), one id at a time, left to right, so a frame can be partly
-        accepted; a refused card the client already hid comes back with ``WHTE``."""
-        session, room_id = self._seated()
-        if not args:
-            self._reject(PICK_NO_ARGUMENTS)
-            return
-        for raw in args:
-            if self.state is not State.SEATED:
-                return
-            card_id = parse_card_id(raw)
-            if card_id is None:
-                self._reject(invalid_card_id(raw))
-                continue
-            try:
-                session.act(room_id, Pick((card_id,)))
-            except RuleError as exc:
-                restore = exc.detail.get("restore")
-                extra = [white_frame(restore)] if isinstance(restore, WhiteCard) else []
-                self._reject(exc.reason, extra)
-                continue
-            self._errors = 0
+        commands.pick(*self._seated(), args, self)
 
     def _on_czpk(self, args: tuple[str, ...]) -> None:
-        """The czar's choice (5.8): "not the czar" and "not now" come before the id is read;
-        only the first argument counts."""
         session, room_id = self._seated()
-        seat = self.seat
-        try:
-            session.room(room_id).game.check_may_judge(seat)
-        except RuleError as exc:
-            self._reject(exc.reason)
-            return
-        if not args:
-            self._reject(CZPK_NO_ARGUMENTS)
-            return
-        card_id = parse_card_id(args[0])
-        if card_id is None:
-            self._reject(invalid_card_id(args[0]))
-            return
-        try:
-            session.act(room_id, Judge(card_id))
-        except RuleError as exc:
-            self._reject(exc.reason)
-            return
-        self._errors = 0
+        assert self.seat is not None
+        commands.judge(session, room_id, self.seat, args, self)
 
     _SEATED_HANDLERS: Final[dict[str, Callable[[AahDialogue, tuple[str, ...]], None]]] = {
         "JOIN": _on_join,
@@ -557,7 +418,7 @@ class AahDialogue:
         assert self._session is not None and self.room_id is not None
         return self._session, self.room_id
 
-    def _send(self, message: Frame) -> None:
+    def send(self, message: Frame) -> None:
         """One whole frame in one write; nothing once the connection is lost."""
         if self._lost:
             return
@@ -566,24 +427,30 @@ class AahDialogue:
             return
         self._wire.send(self._codec.encode(message))
 
-    def _send_all(self, frames: list[Frame]) -> None:
+    def _send_all(self, frames: Sequence[Frame]) -> None:
         for message in frames:
-            self._send(message)
+            self.send(message)
 
-    def _reject(self, reason: str, extra: list[Frame] | None = None) -> None:
+    def reject(self, reason: str, extra: Sequence[Frame] = ()) -> None:
         """``UNRG<reason>`` (and e.g. the restored card), counting one protocol error (7.3)."""
-        self._send(frame("UNRG", reason))
-        self._send_all(extra or [])
+        self.send(frame("UNRG", reason))
+        self._send_all(extra)
         self._errors += 1
         if self._errors >= MAX_PROTOCOL_ERRORS:
             log.info("AAH %s (%s): too many protocol errors; dropped", self._wire.peer, self.nick)
-            self._send(frame("DISC", DISC_PROTOCOL_ERRORS))
+            self.send(frame("DISC", texts.DISC_PROTOCOL_ERRORS))
             self._leave()
+
+    def accepted(self) -> None:
+        self._errors = 0
+
+    def still_seated(self) -> bool:
+        return self.state is State.SEATED
 
     def _refuse(self, reason: str) -> None:
         """``REFU<reason>``, then close once flushed; a login made for this join is undone
         (as a drop: a seat it took back stays held)."""
-        self._send(frame("REFU", reason))
+        self.send(frame("REFU", reason))
         self._close(dropped=True, defer=False)
 
     def _leave(self) -> None:
@@ -634,12 +501,4 @@ class AahDialogue:
             log.warning("AAH %s (%s): logout failed: %s", self._wire.peer, self.nick, exc)
 
 
-__all__ = [
-    "END_GRACE_S",
-    "IDLE_TIMEOUT_S",
-    "META_GRACE_S",
-    "AahDialogue",
-    "State",
-    "make_dialogue",
-    "parse_card_id",
-]
+__all__ = ["END_GRACE_S", "IDLE_TIMEOUT_S", "META_GRACE_S", "AahDialogue", "State", "make_dialogue"]

@@ -13,8 +13,6 @@ carry NUL or ETX inside an argument.
 
 from __future__ import annotations
 
-from typing import Final
-
 from gamehall.protocols._core import ChatSaid, Notice
 from gamehall.protocols.aah.codec import Frame, sanitize_text
 from gamehall.rules._core import Event, Seat, SeatJoined, SeatLeft, SeatRenamed
@@ -37,14 +35,6 @@ from gamehall.rules.aah.events import (
     TableClosed,
     WhiteDealt,
 )
-
-# The DISC reasons (11.2) the dialogue sends on its own; the table's own ones come with its events.
-DISC_AT_REQUEST: Final = "Disconnected at request."
-DISC_GAME_ENDED: Final = "The game has ended."
-DISC_STOPPED: Final = "Game ended by server or administrator."
-DISC_INACTIVE: Final = "Disconnected due to inactivity."
-DISC_KICKED: Final = "Kicked by an administrator."
-DISC_PROTOCOL_ERRORS: Final = "Too many protocol errors."
 
 
 def frame(command: str, *args: str) -> Frame:
@@ -133,12 +123,6 @@ def hall_frames(event: Event) -> list[Frame]:
 
 
 __all__ = [
-    "DISC_AT_REQUEST",
-    "DISC_GAME_ENDED",
-    "DISC_INACTIVE",
-    "DISC_KICKED",
-    "DISC_PROTOCOL_ERRORS",
-    "DISC_STOPPED",
     "chat_frame",
     "frame",
     "hall_frames",

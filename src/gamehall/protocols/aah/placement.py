@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from gamehall.protocols._core import HallError, HallPort, RoomInfo, Session
+from gamehall.protocols.aah import texts
 from gamehall.protocols.aah.meta import PROTOCOL_VERSION, ServerMeta
 from gamehall.rules._core import JSON, RuleError, Seat
 
@@ -31,8 +32,6 @@ log = logging.getLogger(__name__)
 
 GAME: Final = "aah"
 
-NICK_IN_USE: Final = "Nickname in use."
-NO_OPEN_TABLE: Final = "No open table; try again later."
 DEFAULT_MAX_TABLES: Final = 16
 
 
@@ -142,18 +141,16 @@ def place(hall: HallPort, session: Session) -> tuple[str, Seat]:
             log.debug("AAH placement: table %s refused %s: %s", info.room_id, session.name, exc)
     defaults = hall.game_defaults(GAME)
     if len(hall.rooms(GAME)) >= _int(defaults, "max_tables", DEFAULT_MAX_TABLES):
-        raise Refused(NO_OPEN_TABLE)
+        raise Refused(texts.NO_OPEN_TABLE)
     try:
         created = session.create_room(GAME)
         return created.room_id, session.join(created.room_id)
     except (HallError, RuleError) as exc:
         log.warning("AAH placement: no table could be created for %s: %s", session.name, exc)
-        raise Refused(NO_OPEN_TABLE) from None
+        raise Refused(texts.NO_OPEN_TABLE) from None
 
 
 __all__ = [
-    "NICK_IN_USE",
-    "NO_OPEN_TABLE",
     "Refused",
     "describe",
     "held_table",
