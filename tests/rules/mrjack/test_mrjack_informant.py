@@ -108,7 +108,7 @@ def test_mr_jacks_player_draws_too_and_the_card_is_never_jack() -> None:
     play(game, DETECTIVE_SEAT, "aktion(bewegen)", "ziel(k7)")
     events = play(game, JACK_SEAT, "aktiv(gelb)", "aktion(bewegen)", "ziel(a1)")
     (alibi,) = [e for e in events if isinstance(e, UpdateAlibi)]
-    assert alibi.audience == {JACK_SEAT} and alibi.farbe != "gelb"
+    assert alibi.audience == frozenset({JACK_SEAT}) and alibi.farbe != "gelb"
 
 
 def test_characters_moved_by_eastman_never_consult_the_informant() -> None:

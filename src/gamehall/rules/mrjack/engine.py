@@ -13,6 +13,8 @@ seat and spectators only in :class:`EndeSpiel`.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -572,6 +574,22 @@ class MrJackGame:
         if self.aborted:
             return Outcome({}, frozenset(), Termination.ABORTED, dict(self.names))
         return None
+
+    def clone(self) -> MrJackGame:
+        """An independent copy of this table (bots look ahead, perft counts branch)."""
+        twin = copy.copy(self)
+        # Rng has no copy(); deepcopy would walk its 625-word state one item at a time
+        twin.rng = Rng(0)
+        twin.rng._random.setstate(self.rng._random.getstate())
+        twin.names, twin.roles, twin.final_names = dict(self.names), dict(self.roles), dict(self.final_names)
+        twin.board = self.board.copy()
+        twin.draft = self.draft.copy()
+        twin.alibis = self.alibis.copy()
+        twin.suspects = set(self.suspects)
+        act = self.activation
+        if act is not None:
+            twin.activation = dataclasses.replace(act, remaining=set(act.remaining))
+        return twin
 
     def view(self, seat: Seat | None) -> dict[str, JSON]:
         from gamehall.rules.mrjack.view import game_view
