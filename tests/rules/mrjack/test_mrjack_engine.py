@@ -307,3 +307,29 @@ def test_codec_round_trips_every_action(action: Action) -> None:
     encoded = ACTIONS.encode(action)
     assert ACTIONS.decode(encoded) == action
     assert encoded["type"] in {"init", "aktiv", "aktion", "ziel", "fertig", "aufgeben"}
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        Setup(jack="blau"),
+        Setup(alibi_order=("rot",) * 8),
+        Setup(
+            jack="gelb", alibi_order=("rot", "gelb", "braun", "gruen", "beige", "schwarz", "lila", "weiss")
+        ),
+        Setup(character_decks=(("rot", "gelb"),)),
+    ],
+)
+def test_a_bad_test_setup_is_refused_at_creation(setup: Setup) -> None:
+    with pytest.raises(ConfigError):
+        new_game({}, 1, setup)
+
+
+def test_membership_calls_for_a_free_seat_are_refused() -> None:
+    game = started()
+    for call in (game.seat_away, game.seat_back, game.seat_leave):
+        with pytest.raises(RuleError) as caught:
+            call(5)
+        assert caught.value.code == "not_seated"
+    with pytest.raises(RuleError):
+        game.apply(5, Aktiv("gelb"))

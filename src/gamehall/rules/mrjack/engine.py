@@ -22,6 +22,7 @@ from gamehall.rules._core import (
     JSON,
     NOBODY,
     Action,
+    ConfigError,
     Event,
     GameInProgress,
     MalformedAction,
@@ -120,7 +121,7 @@ class MrJackGame:
         self.rules = Rules.from_config(self.config)
         self.cast = Cast(self.rules.colour_map)
         self.rng = Rng(seed)
-        self.setup = setup or Setup()
+        self.setup = _checked(setup or Setup())
         self.names: dict[Seat, str] = {}
         self.roles: dict[Seat, str] = {}
         self.final_names: dict[Seat, str] = {}
@@ -170,11 +171,11 @@ class MrJackGame:
 
     def seat_away(self, seat: Seat) -> list[Event]:
         """The seat's connection dropped; the hall holds it for ``rejoin_grace`` (no rule effect)."""
-        return [SeatAway(seat=seat, name=self.names[seat])]
+        return [SeatAway(seat=seat, name=self._name(seat))]
 
     def seat_back(self, seat: Seat) -> list[Event]:
         """The held seat's player is back: a notice, then the catch-up for that seat alone."""
-        return [SeatBack(seat=seat, name=self.names[seat]), *self.resync(seat)]
+        return [SeatBack(seat=seat, name=self._name(seat)), *self.resync(seat)]
 
     def resync(self, seat: Seat) -> list[Event]:
         """The game so far for ``seat`` alone (:mod:`.resync`); changes nothing."""
@@ -183,6 +184,7 @@ class MrJackGame:
     def seat_leave(self, seat: Seat) -> list[Event]:
         """Release the seat. In a running game that is a forfeit (note 12): the other side wins.
         A waiting table left empty is over (aborted)."""
+        self._name(seat)
         out: list[Event] = []
         if self.phase not in (Phase.LOBBY, Phase.OVER):
             out += self._forfeit(seat, "left")
@@ -195,9 +197,15 @@ class MrJackGame:
         return out
 
     def seat_rename(self, seat: Seat, name: str) -> list[Event]:
-        old = self.names[seat]
+        old = self._name(seat)
         self.names[seat] = name
         return [SeatRenamed(seat=seat, old=old, new=name)]
+
+    def _name(self, seat: Seat) -> str:
+        """The name on ``seat``. Raises NotYourTurn (code ``not_seated``) for a free seat."""
+        if seat not in self.names:
+            raise errors.not_seated()
+        return self.names[seat]
 
     def seat_names(self) -> Mapping[Seat, str]:
         return dict(self.names)
@@ -595,6 +603,22 @@ class MrJackGame:
         from gamehall.rules.mrjack.view import game_view
 
         return game_view(self, seat)
+
+
+def _checked(setup: Setup) -> Setup:
+    """Refuse a :class:`Setup` that names an unknown colour or is not a full alibi order.
+
+    Raises:
+        ConfigError: see above.
+    """
+    if setup.jack is not None and setup.jack not in COLOURS:
+        raise ConfigError(f"unknown colour for Mr. Jack: {setup.jack!r}")
+    if setup.alibi_order is not None:
+        if sorted(setup.alibi_order) != sorted(COLOURS):
+            raise ConfigError("an alibi order must list the eight colours once each")
+        if setup.jack is not None and setup.alibi_order[0] != setup.jack:
+            raise ConfigError("the alibi order must start with Mr. Jack")
+    return setup
 
 
 def new_game(config: Mapping[str, JSON], seed: int, setup: Setup | None = None) -> MrJackGame:
