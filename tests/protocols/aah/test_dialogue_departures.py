@@ -116,6 +116,7 @@ def test_a_seat_that_missed_the_draw_step_is_topped_up_on_rejoin() -> None:
     harness.advance(5)
     alice = harness.join("alice")
     frames = alice.take()
+    assert frames[3:8] == ["GSTR", *pnts4(alice=1)]  # points are kept
     hand = [f for f in frames if f.startswith("WHTE")]
     assert len(hand) == 10 and "WHTE5001\0Answer 5001." not in hand
     assert frames[frames.index("RSTR") :][:2] == ["RSTR", "CZARcarol"]
