@@ -95,7 +95,7 @@ class Driver:
 
     def refused(self, seat: int, action: Action) -> int | None:
         """The seed error number ``action`` gets (the state must stay unchanged)."""
-        assert self.request is not None
+        assert self.request is not None and seat in self.request.seats
         try:
             self.request.check(seat, action)
         except RuleError as error:
