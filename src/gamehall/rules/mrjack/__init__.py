@@ -23,8 +23,9 @@ from gamehall.rules.mrjack.actions import (
     Init,
     Ziel,
 )
-from gamehall.rules.mrjack.engine import MrJackGame, Setup, new_game
+from gamehall.rules.mrjack.engine import MrJackGame, new_game
 from gamehall.rules.mrjack.settings import SCHEMA, Rules, check_config
+from gamehall.rules.mrjack.setup import Setup
 from gamehall.rules.mrjack.state import Phase
 
 

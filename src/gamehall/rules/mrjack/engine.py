@@ -16,13 +16,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from gamehall.rules._core import (
     JSON,
     NOBODY,
     Action,
-    ConfigError,
     Event,
     GameInProgress,
     MalformedAction,
@@ -83,6 +81,7 @@ from gamehall.rules.mrjack.events import (
 from gamehall.rules.mrjack.movement import is_escape_target, move_part
 from gamehall.rules.mrjack.resync import resync_events
 from gamehall.rules.mrjack.settings import Rules, check_config
+from gamehall.rules.mrjack.setup import Setup, check_setup
 from gamehall.rules.mrjack.state import Activation, Ask, BoardState, Phase, Step, Turn
 from gamehall.rules.mrjack.visibility import innocents
 
@@ -99,20 +98,6 @@ _TERMINATIONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """The test hook of note 9.2: a fixed Mr. Jack, alibi order and character decks.
-
-    ``alibi_order`` lists all eight colours, Mr. Jack first; ``jack`` alone puts Mr. Jack first
-    and shuffles the rest. ``character_decks`` gives one eight-card order per odd round, used
-    instead of shuffling while they last.
-    """
-
-    jack: str | None = None
-    alibi_order: tuple[str, ...] | None = None
-    character_decks: tuple[tuple[str, ...], ...] = ()
-
-
 class MrJackGame:
     """One Mr. Jack table. See the module docstring and :class:`gamehall.rules._core.Game`."""
 
@@ -121,7 +106,7 @@ class MrJackGame:
         self.rules = Rules.from_config(self.config)
         self.cast = Cast(self.rules.colour_map)
         self.rng = Rng(seed)
-        self.setup = _checked(setup or Setup())
+        self.setup = check_setup(setup or Setup())
         self.names: dict[Seat, str] = {}
         self.roles: dict[Seat, str] = {}
         self.final_names: dict[Seat, str] = {}
@@ -603,22 +588,6 @@ class MrJackGame:
         from gamehall.rules.mrjack.view import game_view
 
         return game_view(self, seat)
-
-
-def _checked(setup: Setup) -> Setup:
-    """Refuse a :class:`Setup` that names an unknown colour or is not a full alibi order.
-
-    Raises:
-        ConfigError: see above.
-    """
-    if setup.jack is not None and setup.jack not in COLOURS:
-        raise ConfigError(f"unknown colour for Mr. Jack: {setup.jack!r}")
-    if setup.alibi_order is not None:
-        if sorted(setup.alibi_order) != sorted(COLOURS):
-            raise ConfigError("an alibi order must list the eight colours once each")
-        if setup.jack is not None and setup.alibi_order[0] != setup.jack:
-            raise ConfigError("the alibi order must start with Mr. Jack")
-    return setup
 
 
 def new_game(config: Mapping[str, JSON], seed: int, setup: Setup | None = None) -> MrJackGame:

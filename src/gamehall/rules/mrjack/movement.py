@@ -128,4 +128,3 @@ def move_part(turn: Turn, chosen: tuple[str, ...]) -> Step:
             UpdateFigur(koordinate=destination, farbe=turn.colour),
         ]
     )
-
