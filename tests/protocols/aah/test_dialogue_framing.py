@@ -1,4 +1,9 @@
-"""Framing as a connection sees it (specs/aah.md 2.2, 8; golden test 13.1; acceptance 1-4)."""
+"""Framing as a connection sees it (specs/aah.md 2.2, 8; golden test 13.1; acceptance 1-4).
+
+Acceptance 2 (never a NUL at offset 4, never a frame under 4 bytes, one trailing ETX per frame)
+is checked on every write of every dialogue test: :class:`aah_dialogue_support.FakeWire`
+asserts it for each ``send``.
+"""
 
 from __future__ import annotations
 
