@@ -333,3 +333,19 @@ def test_membership_calls_for_a_free_seat_are_refused() -> None:
         assert caught.value.code == "not_seated"
     with pytest.raises(RuleError):
         game.apply(5, Aktiv("gelb"))
+
+
+def test_resync_in_the_middle_of_a_teilzug_resends_the_open_list() -> None:
+    game = started()
+    play(game, DETECTIVE_SEAT, "aktiv(gelb)", "aktion(bewegen)")
+    events = game.resync(DETECTIVE_SEAT)
+    assert names(events)[-3:] == ["Spielzugerlaubnis", "FarbeAktiv", "Moeglichkeiten"]
+    assert names(game.resync(JACK_SEAT))[-2:] == ["BeginnSpielzug", "Auswahl"]
+
+
+def test_resigning_before_the_start_is_refused() -> None:
+    game = new_game({}, 1)
+    game.seat_join("anna")
+    with pytest.raises(RuleError) as caught:
+        game.apply(0, Aufgeben())
+    assert caught.value.code == "wrong_phase"

@@ -153,3 +153,14 @@ def test_eastman_cannot_move_a_character_out_of_the_city() -> None:
     game.witness_seen = False
     events = play(game, DETECTIVE_SEAT, "aktiv(schwarz)", "aktion(faehigkeit)", "ziel(n5)")
     assert "o6" not in options_of(events)
+
+
+def test_cloud_rider_flies_option_reaches_the_engine() -> None:
+    deck = ("beige", "gelb", "rot", "weiss", "braun", "gruen", "schwarz", "lila")
+    flying = started(decks=(deck,))
+    walking = started(decks=(deck,), config={"cloud_rider_flies": False})
+    for game in (flying, walking):
+        game.board.figures["beige"] = "j3"
+    fly = options_of(play(flying, DETECTIVE_SEAT, "aktiv(beige)", "aktion(bewegen)"))
+    walk_ = options_of(play(walking, DETECTIVE_SEAT, "aktiv(beige)", "aktion(bewegen)"))
+    assert set(fly) - set(walk_) == {"m4"}
