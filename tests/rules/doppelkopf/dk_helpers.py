@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gamehall.rules._core import Action, Event
-from gamehall.rules.doppelkopf.actions import Answer, PlayCard, Ready, Vote
+from gamehall.rules._core import Action, Event, RuleError
+from gamehall.rules.doppelkopf.actions import Accuse, Answer, PlayCard, Ready, Vote
 from gamehall.rules.doppelkopf.engine import DoppelkopfTable
 from gamehall.rules.doppelkopf.state import RoundState
 
@@ -87,6 +88,12 @@ def random_game(seed: int, config: Mapping[str, Any] | None = None, max_rounds: 
             for seat in range(4):
                 if not table.finished and table.round.phase == "end":
                     table.apply(seat, Vote(vote, True))  # type: ignore[arg-type]
+            continue
+        if table.rules["misplay"] == "penalize" and chooser.random() < 0.03:
+            accuser = chooser.randrange(4)
+            kind = chooser.choice(["wrong_card", "wrong_announcement", "played_early", "external"])
+            with contextlib.suppress(RuleError):
+                table.apply(accuser, Accuse((accuser + chooser.randrange(1, 4)) % 4, kind))
             continue
         movers = sorted(table.to_move().seats)
         seat = chooser.choice(movers)

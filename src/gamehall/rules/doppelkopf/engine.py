@@ -157,12 +157,10 @@ class DoppelkopfTable:
 
     def seat_away(self, seat: Seat) -> list[Event]:
         self.s.present[seat] = False
-        self.s.step += 1
         return [SeatAway(seat=seat, name=self.s.names[seat] or "")]
 
     def seat_back(self, seat: Seat) -> list[Event]:
         self.s.present[seat] = True
-        self.s.step += 1
         return [SeatBack(seat=seat, name=self.s.names[seat] or "")]
 
     def seat_leave(self, seat: Seat) -> list[Event]:

@@ -91,6 +91,15 @@ def _round_view(table: TableState, ref: Referee, seat: Seat | None) -> dict[str,
     return view
 
 
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON data, so a view never shares lists with the state."""
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
 def table_view(table: TableState, seat: Seat | None, to_move: ToMove) -> dict[str, JSON]:
     """The whole view of ``seat`` (``None`` = a spectator)."""
     rules = table.config
@@ -102,10 +111,10 @@ def table_view(table: TableState, seat: Seat | None, to_move: ToMove) -> dict[st
         "finished": table.end_reason is not None,
         "end_reason": table.end_reason,
         "points": list(table.points),
-        "summaries": [dict(row) for row in table.summaries],
+        "summaries": _copy(table.summaries),
         "votes": {kind: sorted(int(s) for s in ballots) for kind, ballots in table.votes.items()},
         "to_move": {"seats": sorted(to_move.seats), "kind": to_move.kind},
-        "rules": dict(rules),
+        "rules": _copy(rules),
         "round": None,
     }
     if table.round is not None:
