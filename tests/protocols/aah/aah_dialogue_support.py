@@ -262,7 +262,7 @@ def legacy_crashes(frames: Iterable[Frame]) -> list[str]:
         if not accepted:
             if command == "ACKN":
                 accepted, expect_clnf = True, True
-            elif not (command == "META" and not args) and command != "REFU":
+            elif command not in ("META", "REFU"):  # a META reply only answers an explicit request
                 problems.append(f"{where}: before ACKN")
             continue
         if expect_clnf:

@@ -13,7 +13,7 @@ from aah_dialogue_support import AahHarness, LegacyClient, assert_no_crash, dial
 from recording_listener import RecordingListener
 
 from gamehall.protocols._core import CloseReason, HallError
-from gamehall.protocols.aah.meta import encode_client_meta
+from gamehall.protocols.aah.meta import decode_server_meta, encode_client_meta
 from gamehall.rules.aah.actions import Pick
 
 NEXT_ROUND = "BDCSThe next round will begin in 5 seconds."
@@ -383,3 +383,33 @@ def test_meta_reply_after_the_handshake_is_ignored() -> None:
     alice.send("META", encode_client_meta(300))
     assert alice.take() == []
     assert not alice.closed
+
+
+def test_rejoin_wins_over_an_open_lobby_table_and_meta_describes_the_held_table() -> None:
+    harness = AahHarness()
+    alice, _bob, carol = players(harness, "alice", "bob", "carol")
+    carol.hang_up()
+    lobby = harness.join("dave")  # a second table, in its lobby
+    assert lobby.take()[2] == "CLNFdave"
+    client = harness.connect("carol")
+    client.send("JOIN", "carol")
+    client.send("META")  # during the handshake: the table this JOIN would land at
+    frames = client.take()
+    assert frames[0] == "META" and decode_server_meta(frames[1][4:]).players == 3
+    client.send("META", encode_client_meta(200))
+    assert client.take()[:3] == ["ACKN", "CLNFalice\0bob\0carol", "GSTR"]
+    assert alice.take()[-1] == "BDCScarol has reconnected."
+    assert_no_crash(harness)
+
+
+@pytest.mark.parametrize("bytewise", [False, True])
+def test_a_second_connection_cannot_take_a_seat_back_twice(bytewise: bool) -> None:
+    harness = AahHarness(bytewise=bytewise)
+    _alice, _bob, carol = players(harness, "alice", "bob", "carol")
+    carol.hang_up()
+    first = harness.join("carol")
+    assert first.take()[1] == "ACKN"
+    second = harness.connect("carol2")
+    second.send("JOIN", "Carol")
+    second.send("META", encode_client_meta(200))
+    assert second.take() == ["META", "REFUNickname in use."]
