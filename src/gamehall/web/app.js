@@ -225,8 +225,8 @@ const HANDLERS = {
     const room = app.room(msg.room);
     room.ended = { reason: msg.reason, text: msg.text };
     room.timers = [];
-    app.addLog(room.log, { kind: "system", text: endedText(msg) });
-    if (state.current === msg.room) render();
+    if (msg.reason !== "game_over") app.addLog(room.log, { kind: "system", text: endedText(msg) });
+    if (state.current === msg.room) { render(); roomLogChanged(app); }
   },
 
   hall(msg) {
