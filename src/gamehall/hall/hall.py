@@ -343,7 +343,7 @@ class Hall:
         user.listener = None
         for room_id in list(user.rooms):
             room = self.directory.get(room_id)
-            if room is None:
+            if room is None or room.member(user.name) is None:  # closed, or the game let them go
                 user.rooms.discard(room_id)
                 continue
             if dropped:
