@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 _TESTS = Path(__file__).parent
-for folder in sorted({p.parent for p in _TESTS.rglob("*.py") if not p.name.startswith(("test_", "conftest"))}):
+for folder in sorted(
+    {p.parent for p in _TESTS.rglob("*.py") if not p.name.startswith(("test_", "conftest"))}
+):
     if str(folder) not in sys.path:
         sys.path.append(str(folder))
