@@ -56,7 +56,13 @@ export class Connection {
   /** Close for good (after "bye"): no reconnect. */
   stop() {
     this.stopped = true;
-    if (this.socket) this.socket.close();
+    const socket = this.socket;
+    if (!socket) return;
+    this.socket = null; // the close event of this socket is ignored from now on
+    socket.close();
+    for (const { reject } of this.pending.values()) reject(new ServerError({ code: "closed", reason: "Logged out." }));
+    this.pending.clear();
+    this.onStatus("closed");
   }
 
   received(text) {
