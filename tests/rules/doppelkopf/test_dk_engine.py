@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from dk_helpers import all_healthy, all_ready, find, full_table, random_game
+from dk_helpers import all_healthy, all_ready, find, full_table, random_game, types_of
 
 from gamehall.rules._core import Game, GameInProgress, NotYourTurn, SeatLeft, WrongPhase
 from gamehall.rules.doppelkopf import GAME_TYPE
 from gamehall.rules.doppelkopf.actions import CODEC, Answer, PlayCard, Ready, Vote
 from gamehall.rules.doppelkopf.engine import DoppelkopfTable
 from gamehall.rules.doppelkopf.events import (
+    Answered,
     Asked,
     ButtonsChanged,
     GameEnded,
@@ -224,3 +225,23 @@ def test_actions_round_trip_through_the_codec() -> None:
     all_healthy(table)
     for action in table.legal_actions(0):
         assert CODEC.decode(json.loads(json.dumps(CODEC.encode(action)))) == action
+
+
+def test_golden_round_opening() -> None:
+    """The engine side of the note's §5.1 transcript, event by event."""
+    table, events = full_table()
+    assert types_of(events[4:]) == ["GameStarted", "RoundStarted"] + ["HandDealt"] * 4 + ["HandShown"] * 4 + [
+        "PhaseChanged"
+    ]
+    events = all_ready(table)
+    assert types_of(events) == ["Answered"] * 4 + ["PhaseChanged", "Asked"]
+    trail = []
+    for seat in range(4):
+        trail += table.apply(seat, Answer("reservation", False))
+    assert types_of(trail) == ["Answered", "Asked"] * 3 + ["Answered"] + ["ButtonsChanged"] * 4 + [
+        "PhaseChanged",
+        "Turn",
+    ]
+    assert [(e.kind, e.seat) for e in find(trail, Answered)] == [("reservation_no", s) for s in range(4)]
+    turn = find(trail, Turn)[0]
+    assert (turn.current_trick, turn.total_tricks, turn.current_player) == (1, 12, 0)

@@ -359,8 +359,10 @@ class DoppelkopfTable:
     # -- votes ----------------------------------------------------------------------------------
 
     def _vote(self, seat: Seat, kind: str, yes: bool) -> list[Event]:
-        if kind in END_VOTES and self.round.phase != "end":
-            raise WrongPhase("That vote is held after a round.", code="pc_wrong_phase")
+        if kind in END_VOTES and (self.round.phase != "end" or self.round.complaint is not None):
+            raise WrongPhase(
+                "That vote is held after a round, with no accusation pending.", code="pc_wrong_phase"
+            )
         ballots = self.s.votes.setdefault(kind, {})
         events: list[Event] = [VoteCast(seat=seat, kind=kind, yes=yes)]
         if not yes:

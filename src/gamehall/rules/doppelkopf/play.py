@@ -209,10 +209,9 @@ class Referee:
             leader = rnd.soloist
         rnd.trick = TrickState(number=1, leader=leader)
         shown_soloist = None if rnd.game_type in SHOWN_AS else rnd.soloist
-        events: list[Event] = [
-            PhaseChanged(phase="tricks", game_type=self.shown_type(), soloist=shown_soloist)
-        ]
-        events += self.all_buttons()
+        # The private button labels come first, as in the note's golden transcript (§5.1).
+        events = self.all_buttons()
+        events.append(PhaseChanged(phase="tricks", game_type=self.shown_type(), soloist=shown_soloist))
         events.append(self.turn_event())
         return events
 

@@ -339,7 +339,8 @@ def _ask_candidate(ref: Referee) -> list[Event]:
 
 
 def _reveal(ref: Referee, cards: list[str], seat: int) -> CardsRevealed:
-    return CardsRevealed(cards=tuple((c, ref.value(c)) for c in cards), audience=only(seat))
+    audience = None if ref.rules["open_cards"] else only(seat)
+    return CardsRevealed(cards=tuple((c, ref.value(c)) for c in cards), audience=audience)
 
 
 def poverty_accept(ref: Referee, seat: int) -> list[Event]:
