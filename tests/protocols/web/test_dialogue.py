@@ -606,3 +606,17 @@ def test_deliveries_to_a_closed_dialogue_are_dropped(hall: Hall, clock: FakeCloc
     b.dialogue.connection_lost()
     b.dialogue.deliver("x", Delivery(1, SeatJoined(seat=0, name="z")))
     assert b.take()[-1]["t"] == "welcome"
+
+
+def test_a_server_bug_behind_one_request_is_an_error_and_the_socket_stays_open(
+    hall: Hall, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    b = browser(hall, clock, "ann")
+
+    def broken(game: str | None = None) -> list[Any]:
+        raise KeyError("oops")
+
+    monkeypatch.setattr(hall, "rooms", broken)
+    [error] = b.send(t="rooms", id=1)
+    assert (error["code"], error["ref"]) == ("server_error", 1)
+    assert not b.closed

@@ -162,6 +162,9 @@ class WebDialogue:
             self._error(exc.code, exc.reason, ref)
         except ConfigError as exc:
             self._error("config", str(exc), ref)
+        except Exception:  # a bug behind one request must not cost the user the connection
+            log.exception("web: %s failed", message.t)
+            self._error("server_error", "The server failed to handle this request.", ref)
 
     def _logged_in(self) -> Session:
         if self._session is None:
