@@ -164,3 +164,68 @@ def test_soak_a_thousand_random_games(players: int) -> None:
         table = random_game(players, 10_000 + seed, timeouts=0.05 if seed % 10 == 0 else 0.0)
         check_invariants(table)
         assert table.outcome() is not None
+
+
+def _junk(chooser: random.Random, players: int) -> list[object]:
+    """Plausible but mostly illegal actions of every type."""
+    from gamehall.rules.ursuppe import actions as a
+
+    def n() -> int:
+        return chooser.randint(-1, 7)
+
+    def vec() -> tuple[int, ...]:
+        return tuple(chooser.randint(0, 3) for _ in range(chooser.choice([players, players, 2])))
+
+    return [
+        a.Bereit(),
+        a.Position(n()),
+        a.AmoebeSetzen(n(), n(), n()),
+        a.Tentakel(n(), vec()),
+        a.Wuerfeln(),
+        a.Bewegen(n(), n()),
+        a.KeineZweiteBewegung(n()),
+        a.Klammern(n(), n(), n()),
+        a.NichtKlammern(n(), n(), n()),
+        a.Parasitismus(n(), n()),
+        a.Fressen(n(), vec()),
+        a.Ueberlebenskampf(n(), n(), n()),
+        a.Flucht(n(), n()),
+        a.KeineFlucht(n()),
+        a.Verteidigung(n()),
+        a.KeineVerteidigung(n()),
+        a.DefektAusgleichen(tuple(n() for _ in range(chooser.randint(0, 3)))),
+        a.GenKaufen(
+            tuple(chooser.randint(-1, 20) for _ in range(chooser.randint(0, 3))), chooser.choice([None, 4, 5])
+        ),
+        a.AmoebenSetzen(tuple((n(), n(), n()) for _ in range(chooser.randint(0, 3)))),
+        a.Aggression(n(), n(), n()),
+        a.KeineAggression(),
+    ]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_refused_actions_change_nothing_and_carry_a_seed_error_number(players: int) -> None:
+    """Throughout a random game, every kind of action is tried at every decision: a refusal
+    must leave the table unchanged and name a FEHLER number; a junk action that is accepted
+    must be one of the legal actions (modulo the canonical order of block answers)."""
+    from gamehall.rules._core import RuleError
+    from gamehall.rules.ursuppe.errors import error_number
+
+    table = seated_table(players, 50)
+    chooser = random.Random(players)
+    while not table.finished:
+        seat = min(table.to_move().seats)
+        legal = table.legal_actions(seat)
+        kind = table.to_move().kind
+        before = json.dumps(table.view(seat))
+        for junk in _junk(chooser, players):
+            try:
+                table.apply(seat, junk)  # type: ignore[arg-type]
+            except RuleError as error:
+                assert error_number(error) is not None
+                continue
+            assert junk in legal or kind in ("ZUG_GEN_KAUFEN", "ZUG_AMOEBE_SETZEN", "ZUG_GENDEFEKTE")
+            break
+        else:
+            assert json.dumps(table.view(seat)) == before
+            table.apply(seat, chooser.choice(legal))
