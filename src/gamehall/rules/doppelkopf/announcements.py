@@ -82,8 +82,3 @@ def next_label(ctx: AnnouncementContext) -> str:
         if kind not in ctx.own:
             return kind if refusal(kind, ctx) is None else "none"
     return "none"
-
-
-def denial_value(kind: str) -> int:
-    """The position of a denial (no90 = 1 ... black = 4); 0 for re/kontra."""
-    return DENIALS.index(kind) + 1 if kind in DENIALS else 0

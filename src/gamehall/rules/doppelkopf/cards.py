@@ -12,7 +12,6 @@ strength wins. Which cards are trumps, and in what order, depends on the game ty
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gamehall.rules._core import Rng
@@ -280,7 +279,3 @@ def ranking_for(game_type: str, *, heart10: bool, shift_h10: bool, joker: str) -
     if heart10 and shift_h10 and game_type in SHIFTED_HEART10:
         role = SHIFTED_HEART10[game_type]
     return Ranking(game_type, role, joker)
-
-
-def count_trumps(values: Iterable[str], ranking: Ranking) -> int:
-    return sum(1 for value in values if ranking.is_trump(value))

@@ -83,10 +83,6 @@ class Referee:
     def values_of(self, cards: Iterable[str]) -> list[str]:
         return [self.rnd.values[c] for c in cards]
 
-    def holders_of(self, value: str) -> list[int]:
-        """Seats dealt a card of ``value`` (after the poverty exchange: current hands + played)."""
-        return [seat for seat in range(4) if value in self.values_of(self.owned(seat))]
-
     def owned(self, seat: int) -> list[str]:
         """The cards ``seat`` holds or has played this round."""
         played = [m.card for m in self.rnd.moves if m.kind == "card" and m.seat == seat]
@@ -485,7 +481,7 @@ class Referee:
                 WeddingTrickDecided(trick=trick.number, partner=trick.winner),
                 GameTypeChanged(game_type="wedding", soloist=None, re_seats=tuple(rnd.re_seats)),
             ]
-        if trick.number >= 3:
+        if trick.number >= min(3, rnd.tricks_total):
             rnd.game_type = "solo_diamonds"
             rnd.soloist = rnd.bride
             rnd.re_seats = [rnd.bride]

@@ -139,7 +139,6 @@ class RoundState:
     penalties: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     black_sow_chooser: int | None = None
     void_type: str | None = None
-    summary: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
