@@ -2,7 +2,7 @@
 //
 // Screens: name entry (login.js), lobby (lobby.js), a room (room.js, which asks the game's
 // renderer module games/<game id>.js to draw the table). A game without a renderer module
-// gets games/generic.js. Adding a game to the browser = adding games/<id>.js; nothing here changes.
+// gets games/generic.js. Adding a game to the browser: games/<id>.js plus one line in games/index.js.
 
 import { Connection, PROTOCOL_VERSION } from "./net.js";
 import { h, replace, tickCountdowns } from "./ui.js";
@@ -10,10 +10,10 @@ import { renderLogin } from "./login.js";
 import { renderLobby } from "./lobby.js";
 import { renderRoom, roomLogChanged } from "./room.js";
 import * as generic from "./games/generic.js";
+import { RENDERERS } from "./games/index.js";
 
 const STORAGE_NAME = "gamehall.name";
 const STORAGE_TOKEN = "gamehall.token";
-const GAME_ID = /^[a-z0-9_-]{1,32}$/;
 
 /** Everything the screens read. Screens never mutate it directly: they call `app` methods. */
 const state = {
@@ -284,12 +284,11 @@ function describeEvent(ev) {
 }
 
 async function loadRenderers(ids) {
-  await Promise.all(ids.filter((id) => GAME_ID.test(id) && !state.renderers.has(id)).map(async (id) => {
+  await Promise.all(ids.filter((id) => Object.hasOwn(RENDERERS, id) && !state.renderers.has(id)).map(async (id) => {
     try {
-      const module = await import(`./games/${id}.js`);
-      state.renderers.set(id, module);
-    } catch {
-      // No browser renderer for this game yet: games/generic.js is used.
+      state.renderers.set(id, await RENDERERS[id]());
+    } catch (err) {
+      console.error(`gamehall: the renderer of ${id} failed to load`, err); // generic.js stands in
     }
   }));
 }
