@@ -69,3 +69,9 @@ def test_advanced_genes_keep_the_basic_effect_except_armor() -> None:
     assert has_effect([Gene.BEWEGUNG2], Gene.BEWEGUNG1)
     assert not has_effect([Gene.PANZERUNG], Gene.VERTEIDIGUNG)
     assert not has_effect([Gene.PANZERUNG], Gene.FLUCHT)
+
+
+def test_every_gene_says_what_it_does() -> None:
+    from gamehall.rules.ursuppe.genes import EFFECTS
+
+    assert set(EFFECTS) == set(Gene) and all(EFFECTS.values())

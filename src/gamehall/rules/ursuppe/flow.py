@@ -14,8 +14,8 @@ commands and pre-commands do not restart it).
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import TypeVar
 
 from gamehall.rules._core import Action, Event, Seat
 
@@ -44,7 +44,6 @@ class Request:
     default: Callable[[Seat], Action]
     legal: Callable[[Seat], list[Action]]
     timeout_factor: int = 1
-    info: dict[str, Any] = field(default_factory=dict)
 
 
 def ask(request: Request) -> Generator[Request, Answer, Answer]:

@@ -103,6 +103,30 @@ GENES: dict[Gene, GeneInfo] = {
 }
 """Every gene by number (spec note 3.3)."""
 
+EFFECTS: dict[Gene, str] = {
+    G.INTELLIGENZ: "scoring: counts 1 in the gene weight; no effect in play",
+    G.BEWEGUNG1: "movement: a rolled move may use either die",
+    G.SPOREN: "division: new amoebas may go on any field without an own amoeba",
+    G.GESCHWINDIGKEIT: "movement/combat: a free, rolled second step after a rolled move or flight",
+    G.VERTEIDIGUNG: "combat: when attacked, pay 1 BP and fight with dice",
+    G.FLUCHT: "combat: when attacked, roll and flee like a move",
+    G.ERSATZKOST: "feeding: one colour fewer and one cube more",
+    G.STRAHLENSCHUTZ: "genetics: MP -2, covers 4 when surrendered; scoring: weight 0",
+    G.STROMLINIENFORM: "movement/combat: rolling for a move or flight costs no BP",
+    G.TENTAKEL: "movement: carry up to 2 (3p) or 3 (4p) cubes along on a step",
+    G.KLAMMERN: "movement: stay instead of drifting; ride along with a leaving amoeba",
+    G.LEBENSERWARTUNG: "deaths: an amoeba dies at 3 damage points instead of 2",
+    G.GENUEGSAMKEIT: "feeding: one cube less",
+    G.UEBERLEBENSKAMPF: "combat: a starving amoeba may attack one on its field (1 BP)",
+    G.PARASITISMUS: "feeding: one cube less, a neighbour of another colour pays 1 BP",
+    G.TEILUNGSRATE: "division: a new amoeba costs 4 BP instead of 6",
+    G.GEN_AUSDAUER: "combat: a lost fight is re-rolled once; includes Speed",
+    G.BEWEGUNG2: "movement: after the roll, any direction",
+    G.AGGRESSION: "phases: once per round in phase 5, attack a foreign amoeba; includes Struggle",
+    G.PANZERUNG: "combat: cannot be attacked in phase 1; in phase 5 a hit is one damage point",
+}
+"""What each gene does and which module of the rulebook applies it."""
+
 INCLUDED_BY: dict[Gene, Gene] = {
     G.GESCHWINDIGKEIT: G.GEN_AUSDAUER,
     G.UEBERLEBENSKAMPF: G.AGGRESSION,

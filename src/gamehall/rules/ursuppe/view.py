@@ -8,7 +8,7 @@ waiting for it. This is the data behind the UrServer STATUS and SPIELFELD blocks
 from __future__ import annotations
 
 from gamehall.rules._core import JSON, Seat, ToMove
-from gamehall.rules.ursuppe.genes import GENES
+from gamehall.rules.ursuppe.genes import EFFECTS, GENES
 from gamehall.rules.ursuppe.state import AMOEBAS_PER_COLOUR, CUBES_PER_COLOUR, TableState
 
 
@@ -20,7 +20,7 @@ def table_view(g: TableState, seat: Seat | None, pending: str | None, to_move: T
      "seats": [{"seat","name","present","left","position","bp","genes",
                 "amoebas": [{"number","x","y","damage"}]}],
      "fields": [{"x","y","cubes": [per colour]}], "supply": [per colour],
-     "gene_pool": [{"gene","price","copies","free"}], constants...}
+     "gene_pool": [{"gene","name","price","copies","free","effect"}], constants...}
     """
     return {
         "game": "ursuppe",
@@ -53,9 +53,11 @@ def table_view(g: TableState, seat: Seat | None, pending: str | None, to_move: T
         "gene_pool": [
             {
                 "gene": int(gene),
+                "name": gene.name,
                 "price": info.price,
                 "copies": info.copies(g.players),
                 "free": g.free_copies(gene),
+                "effect": EFFECTS[gene],
             }
             for gene, info in GENES.items()
         ],
