@@ -66,10 +66,36 @@ def test_legal_action_counts_along_a_seeded_game(sequence: dict[str, object]) ->
     assert counts == sequence["counts"]
 
 
+ALL_REQUESTS = {
+    "ZUG_BEREIT",
+    "ZUG_POSITION",
+    "ZUG_AMOEBE_SETZEN",
+    "ZUG_BEWEGEN",
+    "ZUG_KLAMMERN",
+    "ZUG_FRESSEN",
+    "ZUG_ABWEHR",
+    "ZUG_GENDEFEKTE",
+    "ZUG_GEN_KAUFEN",
+    "ZUG_AGGRESSION",
+}
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_fifty_random_games_each_end_normally(players: int) -> None:
+    """Every request kind occurs in these games, and each time its timeout default is
+    accepted."""
+    seen: set[str] = set()
     for seed in range(100, 150):
-        table = random_game(players, seed)
+        table = seated_table(players, seed)
+        chooser = random.Random(seed)
+        while not table.finished:
+            seat = min(table.to_move().seats)
+            legal = table.legal_actions(seat)
+            seen.add(table.to_move().kind)
+            default = table.default_action(seat)
+            assert default is not None
+            table.check(seat, default)
+            table.apply(seat, chooser.choice(legal))
         outcome = table.outcome()
         assert outcome is not None and outcome.termination is Termination.NORMAL
         best = max(outcome.scores.values())
@@ -77,6 +103,7 @@ def test_fifty_random_games_each_end_normally(players: int) -> None:
         assert table.state.round <= 10
         assert table.to_move().seats == frozenset()
         assert table.pending_timers() == []
+    assert seen == ALL_REQUESTS
 
 
 @pytest.mark.parametrize("players", [3, 4])

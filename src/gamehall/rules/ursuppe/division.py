@@ -44,11 +44,11 @@ def check_number_and_field(g: TableState, numbers: set[int], amoebe: int, feld: 
 # -- phase 4 -------------------------------------------------------------------------------------
 
 
-def field_allowed(g: TableState, farbe: int, own: Collection[Field], feld: Field) -> bool:
+def field_allowed(g: TableState, own: Collection[Field], feld: Field, *, spores: bool) -> bool:
     """Whether a new amoeba may go on ``feld`` given the own fields so far (7.8)."""
     if feld in own:
         return False
-    if len(own) <= 1 or g.owns(farbe, Gene.SPOREN):
+    if len(own) <= 1 or spores:
         return True
     return g.board.adjacent_to_any(feld, own)
 
@@ -69,7 +69,7 @@ def check_division(g: TableState, farbe: int, setzungen: tuple[tuple[int, ...], 
     for i, (amoebe, x, y) in enumerate(setzungen):
         feld = (x, y)
         check_number_and_field(g, numbers, amoebe, feld)
-        if not field_allowed(g, farbe, own, feld):
+        if not field_allowed(g, own, feld, spores=g.owns(farbe, Gene.SPOREN)):
             raise fehler(25, f"Field {feld} holds an own amoeba or is not next to one.")
         price += 0 if free_first and i == 0 else division_cost(g, farbe)
         own.append(feld)
@@ -86,6 +86,7 @@ def legal_divisions(g: TableState, farbe: int) -> Iterator[AmoebenSetzen]:
     start = g.amoebas_of(farbe)
     budget = g.seats[farbe].bp
     cost = division_cost(g, farbe)
+    spores = g.owns(farbe, Gene.SPOREN)
 
     def extend(block: tuple[Placement, ...], own: list[Field], spent: int) -> Iterator[AmoebenSetzen]:
         yield AmoebenSetzen(block)
@@ -98,7 +99,7 @@ def legal_divisions(g: TableState, farbe: int) -> Iterator[AmoebenSetzen]:
             return
         for feld in g.board.fields():
             key = frozenset([*(p[1:] for p in block), feld])
-            if key in seen or not field_allowed(g, farbe, own, feld):
+            if key in seen or not field_allowed(g, own, feld, spores=spores):
                 continue
             seen.add(key)
             yield from extend((*block, (number, *feld)), [*own, feld], spent + price)
