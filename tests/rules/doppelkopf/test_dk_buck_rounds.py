@@ -68,3 +68,12 @@ def test_void_rounds_use_no_buck_round() -> None:
     rig(table, [["c9", "c9", "s9", "s9", "h9", "ca", "sa", "ha", "cq", "dq", "hj", "dk"], *RE_TAKES_ALL[1:]])
     table.apply(0, Throw())
     assert table.s.buck.queue == 1
+
+
+def test_repeat_game_voids_a_worthless_round() -> None:
+    table = played_round({"repeat_game": True, "coward": "210_no_re"})
+    row = table.s.summaries[0]
+    assert (row["winner"], row["point_change"]) == (None, [0, 0, 0, 0])
+    for seat in range(4):
+        table.apply(seat, Vote("continue", True))
+    assert table.round.number == 1  # replayed with the same number

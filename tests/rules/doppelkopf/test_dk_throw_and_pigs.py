@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from dk_helpers import all_healthy, all_ready, card, find, full_table, hands_with, play, rig
+from dk_helpers import all_healthy, all_ready, card, find, full_table, hands_with, play, play_tricks, rig
 
 from gamehall.rules._core import IllegalAction, NotYourTurn
 from gamehall.rules.doppelkopf.actions import Answer, AnswerSolo, CallPigs, PlayCard, Throw
@@ -153,3 +153,69 @@ def test_one_first_pig_status_lasts_one_trick() -> None:
         table.apply(0, CallPigs())  # one_first: the first pig only
     events = play(table, 0, "da") + play(table, 1, "h10") + play(table, 2, "d9") + play(table, 3, "ck")
     assert find(events, TrickTaken)[0].winner == 1
+
+
+def test_superpigs_on_play_outrank_called_pigs() -> None:
+    table, _ = full_table({"pigs": "two_on_play", "superpigs": "on_pig"})
+    rig(table, [["da", "da", "c9"], ["h10", "cq", "s9"], ["d9", "d9", "h9"], ["cq", "ck", "sk"]])
+    all_healthy(table)
+    table.apply(0, CallPigs())
+    play(table, 0, "da")
+    play(table, 1, "h10")
+    events = table.apply(2, CallPigs(superpigs=True))
+    assert find(events, PigsCalled)[0].kind == "superpigs"
+    with pytest.raises(IllegalAction) as refused:
+        play(table, 2, "h9")
+    assert refused.value.code == "pc_called_superpigs"
+    events = play(table, 2, "d9") + play(table, 3, "cq")
+    assert find(events, TrickTaken)[0].winner == 2
+
+
+def test_superpigs_on_pig_need_pigs_first() -> None:
+    table, _ = full_table({"pigs": "two_on_play", "superpigs": "on_pig"})
+    rig(table, [["c9", "c9", "c9"], ["h10", "cq", "s9"], ["d9", "d9", "h9"], ["cq", "ck", "sk"]])
+    all_healthy(table)
+    play(table, 0, "c9")
+    play(table, 1, "s9")
+    with pytest.raises(IllegalAction) as refused:
+        table.apply(2, CallPigs(superpigs=True))
+    assert refused.value.code == "invalid_superpigs_call"
+
+
+def test_pigs_are_asked_of_everyone_in_a_colour_solo() -> None:
+    table, _ = full_table({"pigs": "two_reservation"})
+    rig(table, hands_with({3: ["ha", "ha"]}))
+    all_ready(table)
+    for seat in range(4):
+        table.apply(seat, Answer("reservation", seat == 0))
+    events = table.apply(0, AnswerSolo("solo_hearts"))
+    from gamehall.rules.doppelkopf.events import Asked
+
+    assert find(events, Asked)[-1].kind == "pigs"
+    for seat in range(3):
+        table.apply(seat, Answer("pigs", False))
+    table.apply(3, Answer("pigs", True))
+    assert [table.round.values[c] for c in table.round.pig_ids] == ["ha", "ha"]
+    assert table.round.phase == "tricks"
+
+
+def test_one_on_fox_needs_a_fox_brought_home() -> None:
+    table, _ = full_table({"pigs": "one_on_fox"})
+    rig(table, [["cq", "da", "c9"], ["da", "h10", "s9"], ["cq", "h9", "h9"], ["dk", "sk", "sk"]])
+    all_healthy(table)
+    with pytest.raises(IllegalAction):
+        table.apply(0, CallPigs())  # no fox caught yet
+    play_tricks(table, [["cq", "da", "cq", "dk"]])  # Re catches Kontra's fox
+    table.apply(0, CallPigs())
+    events = play_tricks(table, [["da", "h10", "h9", "sk"]])
+    assert find(events, TrickTaken)[0].winner == 0  # the pig beats the ♥10
+
+
+def test_one_first_only_before_any_pig_was_played() -> None:
+    table, _ = full_table({"pigs": "one_first"})
+    rig(table, [["cq", "da", "c9"], ["da", "h10", "s9"], ["cq", "h9", "h9"], ["dk", "sk", "sk"]])
+    all_healthy(table)
+    play_tricks(table, [["cq", "da", "cq", "dk"]])
+    with pytest.raises(IllegalAction) as refused:
+        table.apply(0, CallPigs())
+    assert refused.value.code == "invalid_pigs"

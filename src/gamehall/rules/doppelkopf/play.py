@@ -5,6 +5,13 @@ the black sow (note §6.1, §6.3, §6.4, §7.2).
 questions every phase asks (which ranking, who is in which party, whose card is due) and
 applies the moves of the trick phase. Under ``dk.misplay=penalize`` (``penalize=True``) an
 illegal card or announcement is accepted and flagged in the move log instead of refused.
+
+Pigs called in play (``dk.pigs``; Decision (ours) where the note is terse): the call is made on
+one's own turn, and the next card must be the called one. ``two_on_play`` needs both trump-suit
+aces and makes both the highest trumps for the rest of the round. The ``one_*`` rules make a
+single ace the highest trump for one trick, once per round: ``one_first`` only before any ace
+of that suit was played, ``one_on_play`` whenever its holder chooses, ``one_on_fox`` once the
+caller's party has caught an opponent's fox. A call that would force a revoke is refused.
 """
 
 from __future__ import annotations
@@ -82,11 +89,6 @@ class Referee:
 
     def values_of(self, cards: Iterable[str]) -> list[str]:
         return [self.rnd.values[c] for c in cards]
-
-    def owned(self, seat: int) -> list[str]:
-        """The cards ``seat`` holds or has played this round."""
-        played = [m.card for m in self.rnd.moves if m.kind == "card" and m.seat == seat]
-        return self.rnd.hands[seat] + played
 
     def party_of(self, seat: int) -> str | None:
         """``re``/``kontra`` once parties are settled for this seat; None in an open wedding or
@@ -261,12 +263,12 @@ class Referee:
         if pig is None or rnd.game_type in ("black_sow",):
             return "invalid_pigs_game"
         in_hand = [c for c in rnd.hands[seat] if self.value(c) == pig]
-        if rnd.pig_ids or seat in rnd.pig_called_by or not self._may_play_now(seat, in_hand):
+        if rnd.pig_ids or rnd.pig_called_by or not self._may_play_now(seat, in_hand):
             return "invalid_pigs"
-        if rule == "two_on_play" or rule == "one_first":
+        if rule == "two_on_play":
             return None if len(in_hand) == 2 else "invalid_pigs"
-        dealt_both = self.values_of(self.owned(seat)).count(pig) == 2
-        if not dealt_both or not in_hand:
+        # one_*: a single ♦A becomes the pig for one trick, once per round.
+        if rule == "one_first" and any(m.kind == "card" and m.data == pig for m in rnd.moves):
             return "invalid_pigs"
         if rule == "one_on_fox" and not self.brought_fox_home(seat):
             return "invalid_pigs"
