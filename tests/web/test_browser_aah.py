@@ -195,6 +195,19 @@ def test_browser_user_plays_a_round_against_hall_bots(server: ServerThread, page
     page.get_by_test_id("chat-input").fill("good game")
     page.get_by_test_id("chat-send").click()
     page.get_by_test_id("chat-log").get_by_text("good game").wait_for()
+    # A dropped socket reconnects by itself, logs in with the token and takes the seat back.
+    welcomes = page.evaluate(
+        """async () => {
+            const { app } = await import("/app.js");
+            const before = app.state.welcomes;
+            app.connection.socket.close();
+            while (app.state.welcomes === before) await new Promise((r) => setTimeout(r, 50));
+            return app.state.welcomes;
+        }"""
+    )
+    assert welcomes == 2
+    page.get_by_test_id("hand-card").first.wait_for()
+    assert page.get_by_test_id("chat-log").get_by_text("good game").count() == 1  # no line twice
     # A reload during the game logs in again with the stored token and takes the held seat back.
     page.reload()
     page.get_by_test_id("aah-status").wait_for()

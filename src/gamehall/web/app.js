@@ -21,16 +21,18 @@ const state = {
   token: localStorage.getItem(STORAGE_TOKEN) || null,
   status: "closed", // connection: connecting | open | closed
   welcomed: false,
+  welcomes: 0, // how often the server said "welcome" on this page (1 + reconnects)
   games: new Map(), // id -> {id, title, settings, actions}
   renderers: new Map(), // game id -> renderer module
   lobby: [], // rooms as listed
-  rooms: new Map(), // room id -> {id, info, seat, view, seq, timers, log, ended}
+  rooms: new Map(), // room id -> {id, info, seat, view, seq (last event seen), timers, log, ended}
   current: null, // room id shown, or null for the lobby
   hallLog: [], // private/broadcast chat and notices
   screen: "login",
 };
 
 let logCounter = 0;
+let toastTimer = 0;
 
 /** Events after which the room's seats or status changed (the room info is fetched again). */
 const SEAT_EVENTS = new Set(["SeatJoined", "SeatLeft", "SeatAway", "SeatBack", "SeatRenamed", "SpectatorsChanged", "GameStarted"]);
@@ -43,15 +45,17 @@ const conn = new Connection(socketUrl(), onMessage, onStatus);
 
 export const app = {
   state,
+  connection: conn, // for the browser tests and the devtools console
   request: (msg) => conn.request(msg),
 
   /** Show a problem to the user (an "error" message, a refused request). */
   showError(err) {
     const text = err && err.reason ? err.reason : String(err);
-    replace(toastEl, h("span", { text }), h("button", { type: "button", class: "link", "aria-label": "Dismiss", text: "×", onclick: () => toastEl.replaceChildren() }));
+    const dismiss = () => { toastEl.hidden = true; };
+    replace(toastEl, h("span", { text }), h("button", { type: "button", class: "link", "aria-label": "Dismiss", text: "×", onclick: dismiss }));
     toastEl.hidden = false;
-    clearTimeout(app._toastTimer);
-    app._toastTimer = setTimeout(() => { toastEl.hidden = true; }, 6000);
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(dismiss, 6000);
   },
 
   /** Run a request; report its refusal. Resolves with the reply or null. */
@@ -118,7 +122,7 @@ export const app = {
   room(roomId) {
     let room = state.rooms.get(roomId);
     if (!room) {
-      room = { id: roomId, info: null, seat: null, view: null, seq: 0, timers: [], log: [], ended: null };
+      room = { id: roomId, info: null, seat: null, view: null, seq: 0, seen: new Set(), timers: [], log: [], ended: null };
       state.rooms.set(roomId, room);
     }
     return room;
@@ -163,21 +167,23 @@ function onMessage(msg) {
 const HANDLERS = {
   async welcome(msg) {
     state.welcomed = true;
+    state.welcomes += 1;
     state.name = msg.name;
     state.token = msg.token;
     localStorage.setItem(STORAGE_NAME, msg.name);
     localStorage.setItem(STORAGE_TOKEN, msg.token);
     state.games = new Map(msg.games.map((g) => [g.id, g]));
-    await loadRenderers(msg.games.map((g) => g.id));
-    // After a dropped socket (not a reload) ask each room for what we missed.
-    for (const room of state.rooms.values()) {
-      if (room.ended || room.seq === 0) continue;
+    // After a dropped socket (not a reload) ask each room for the events we missed (chat,
+    // notices); the views that follow "welcome" already bring the tables up to date.
+    const missed = [...state.rooms.values()].filter((room) => !room.ended && room.seq > 0);
+    for (const room of missed) {
       conn.request({ t: "resume", room: room.id, since: room.seq }).catch(() => {
         // Our place there is gone (a lobby seat is not held for a dropped connection).
         state.rooms.delete(room.id);
         if (state.current === room.id) app.toLobby();
       });
     }
+    await loadRenderers(msg.games.map((g) => g.id));
     if (state.screen === "login") show(state.current ? "room" : "lobby");
     else render();
     app.refreshLobby();
@@ -198,7 +204,9 @@ const HANDLERS = {
 
   event(msg) {
     const room = app.room(msg.room);
-    if (msg.seq <= room.seq && room.view) return; // already seen (resume overlap)
+    if (room.seen.has(msg.seq)) return; // already seen (a resume overlapping live events)
+    room.seen.add(msg.seq);
+    if (room.seen.size > 4096) room.seen = new Set([...room.seen].slice(-2048));
     room.seq = Math.max(room.seq, msg.seq);
     const ev = msg.event;
     const line = describeEvent(ev);
@@ -215,7 +223,6 @@ const HANDLERS = {
     const room = app.room(msg.room);
     const now = performance.now();
     room.view = msg.view;
-    room.seq = Math.max(room.seq, msg.seq);
     room.seat = msg.seat;
     room.timers = (msg.timers || []).map((t) => ({ key: t.key, deadline: now + t.seconds_left * 1000 }));
     if (state.current === msg.room && state.screen === "room") render();
