@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from dk_helpers import all_healthy, all_ready, find, full_table, random_game, types_of
+from dk_helpers import all_healthy, all_ready, find, full_table, hands_with, random_game, rig, types_of
 
 from gamehall.rules._core import Game, GameInProgress, NotYourTurn, SeatLeft, WrongPhase
 from gamehall.rules.doppelkopf import GAME_TYPE
-from gamehall.rules.doppelkopf.actions import CODEC, Answer, PlayCard, Ready, Vote
+from gamehall.rules.doppelkopf.actions import CODEC, Announce, Answer, PlayCard, Ready, Vote
 from gamehall.rules.doppelkopf.engine import DoppelkopfTable
 from gamehall.rules.doppelkopf.events import (
     Answered,
@@ -245,3 +245,16 @@ def test_golden_round_opening() -> None:
     assert [(e.kind, e.seat) for e in find(trail, Answered)] == [("reservation_no", s) for s in range(4)]
     turn = find(trail, Turn)[0]
     assert (turn.current_trick, turn.total_tricks, turn.current_player) == (1, 12, 0)
+
+
+def test_the_card_timer_keeps_running_across_unrelated_inputs() -> None:
+    table, _ = full_table()
+    rig(table, hands_with({0: ["cq"], 2: ["cq"]}))
+    all_healthy(table)
+    (before,) = table.pending_timers()
+    table.apply(1, Announce("kontra"))
+    assert table.pending_timers() == [before]
+    seat = next(iter(table.to_move().seats))
+    table.apply(seat, next(a for a in table.legal_actions(seat) if isinstance(a, PlayCard)))
+    (after,) = table.pending_timers()
+    assert after.key != before.key

@@ -7,9 +7,9 @@ deal is replayed with the same round number. After each deal the seats vote in p
 passes when every present seat says yes.
 
 Every input runs as a transaction: if a rule refuses it, the state is restored and the
-:class:`RuleError` propagates, so an illegal action changes nothing. Each accepted input bumps a
-step counter that keys the single running timer; a fired timer applies the default move of
-whoever is waited for (a legal card, ``reservation_no``, ``ready``, ...).
+:class:`RuleError` propagates, so an illegal action changes nothing. One timer runs at a time,
+keyed by the decision it waits for; when it fires, the default move of whoever is waited for is
+applied (a legal card, ``reservation_no`` = healthy, ``ready``, ...).
 """
 
 from __future__ import annotations
@@ -136,7 +136,6 @@ class DoppelkopfTable:
         except RuleError:
             self.s = pickle.loads(snapshot)
             raise
-        self.s.step += 1
         return events
 
     # -- membership -----------------------------------------------------------------------------
@@ -171,7 +170,6 @@ class DoppelkopfTable:
             self.s.names[seat] = None
         elif not self.finished:
             events += self._end_game("left")
-        self.s.step += 1
         return events
 
     def resync(self, seat: Seat) -> list[Event]:
@@ -384,31 +382,38 @@ class DoppelkopfTable:
     # -- time -----------------------------------------------------------------------------------
 
     def _waiting_for(self) -> tuple[str, float] | None:
-        """What the single timer waits for now, and its length."""
+        """The key of what the single timer waits for now, and its length.
+
+        The key names the awaited decision (the deal, the move count, the seat), so the timer
+        restarts when that decision changes and keeps running across unrelated inputs."""
         if not self.s.started or self.finished or self.s.round is None:
             return None
         rnd, rules = self.s.round, self.rules
+        deal_no, moves = self.s.deal_count, len(rnd.moves)
         turn = float(rules["turn_timeout_s"])
         if rnd.complaint is not None:
             if rnd.complaint.kind == "external":
-                return "accusation_vote", float(rules["vote_timeout_s"])
-            return "complaint", float(rules["complaint_timeout_s"])
+                return f"accusation_vote:{deal_no}:{moves}", float(rules["vote_timeout_s"])
+            return f"complaint:{deal_no}:{moves}", float(rules["complaint_timeout_s"])
         if rnd.phase == "end":
-            return "vote", float(rules["vote_timeout_s"])
+            return f"vote:{deal_no}", float(rules["vote_timeout_s"])
         if rnd.phase == "w_for_ready":
-            return "ready", turn
+            return f"ready:{deal_no}", turn
         if rnd.question is not None:
-            return "question", turn
-        if rnd.phase == "tricks":
-            return "card", turn
+            question = rnd.question
+            return f"question:{deal_no}:{moves}:{question.kind}:{question.seat}", turn
+        current = self.referee().current_player()
+        if rnd.phase == "tricks" and current is not None:
+            cards = sum(1 for m in rnd.moves if m.kind == "card")
+            return f"card:{deal_no}:{cards}:{current}", turn
         return None
 
     def pending_timers(self) -> Sequence[Timer]:
         waiting = self._waiting_for()
         if waiting is None:
             return []
-        kind, seconds = waiting
-        return [Timer(f"{kind}:{self.s.step}", seconds)]
+        key, seconds = waiting
+        return [Timer(key, seconds)]
 
     def on_timeout(self, key: str) -> list[Event]:
         timers = self.pending_timers()

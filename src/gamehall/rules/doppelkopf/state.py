@@ -164,7 +164,6 @@ class TableState:
     summaries: list[dict[str, Any]] = field(default_factory=list)
     buck: BuckState = field(default_factory=BuckState)
     votes: dict[str, dict[str, bool]] = field(default_factory=dict)
-    step: int = 0
     round: RoundState | None = None
 
 

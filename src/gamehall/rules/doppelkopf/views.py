@@ -102,6 +102,8 @@ def _copy(value: Any) -> Any:
 
 def table_view(table: TableState, seat: Seat | None, to_move: ToMove) -> dict[str, JSON]:
     """The whole view of ``seat`` (``None`` = a spectator)."""
+    if seat is not None and not 0 <= seat < 4:
+        seat = None
     rules = table.config
     view: dict[str, JSON] = {
         "seats": [
