@@ -1,0 +1,160 @@
+"""Where ``init(Spieler)`` sits down, where ``init(zuschauer)`` watches, and who ``ison``
+lists (note 5, 4.1).
+
+One server hosts several Mr. Jack games on the one port. Legacy seating (**Decision (ours)**,
+note 5): ``init(R)`` takes seat ``R`` in the *first game, in creation order, that has not
+started and still has ``R`` free* (games created from the browser included, unless they have a
+password the legacy client cannot send); with none, a new game with the hall's defaults is
+created, unless ``max_games`` games exist. ``init(zuschauer)`` watches the oldest game.
+
+``ison`` lists every nick logged in over this protocol, in login order. The hall keeps no such
+list, so :class:`Roster` keeps one per hall (the seed's server hosted Mr. Jack only).
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections.abc import Mapping
+from typing import Any, Final
+
+from gamehall.protocols._core import HallError, HallPort, RoomInfo, Session
+from gamehall.rules._core import JSON, RuleError, Seat
+from gamehall.rules.mrjack.actions import Init
+
+log = logging.getLogger(__name__)
+
+GAME: Final = "mrjack"
+
+DEFAULT_MAX_GAMES: Final = 50
+"""``max_games`` (note 11, server options) when the hall's defaults do not name it."""
+
+
+class NoSeat(Exception):
+    """``init(R)`` found no game with ``R`` free and may not create one."""
+
+
+class Roster:
+    """The nicks logged in over this protocol on one hall, in login order."""
+
+    def __init__(self) -> None:
+        self._nicks: dict[str, str] = {}  # lower-case -> as written, insertion = login order
+
+    def add(self, nick: str) -> None:
+        self._nicks[nick.lower()] = nick
+
+    def remove(self, nick: str) -> None:
+        self._nicks.pop(nick.lower(), None)
+
+    def nicks(self) -> list[str]:
+        return list(self._nicks.values())
+
+
+_ROSTERS: weakref.WeakKeyDictionary[Any, Roster] = weakref.WeakKeyDictionary()
+
+
+def roster_of(hall: HallPort) -> Roster:
+    """The :class:`Roster` of ``hall`` (one per hall object)."""
+    roster = _ROSTERS.get(hall)
+    if roster is None:
+        roster = _ROSTERS[hall] = Roster()
+    return roster
+
+
+def server_option(hall: HallPort, key: str, default: JSON) -> JSON:
+    """A server option of this protocol (``wire_style``, ``max_games``) from the hall's Mr. Jack
+    defaults, or ``default`` when the game's settings do not carry it."""
+    try:
+        defaults: Mapping[str, JSON] = hall.game_defaults(GAME)
+    except HallError:
+        return default
+    return defaults.get(key, default)
+
+
+def max_games(hall: HallPort) -> int:
+    value = server_option(hall, "max_games", DEFAULT_MAX_GAMES)
+    return value if isinstance(value, int) and not isinstance(value, bool) else DEFAULT_MAX_GAMES
+
+
+def _free_roles(session: Session, info: RoomInfo) -> list[str]:
+    view = session.room(info.room_id).game.view(None)
+    roles = view.get("roles", {})
+    return [role for role, seat in roles.items() if seat is None] if isinstance(roles, dict) else []
+
+
+def waiting_games(session: Session, role: str) -> list[RoomInfo]:
+    """Games a legacy ``init(role)`` may join, first created first."""
+    out = []
+    for info in sorted(session.rooms(GAME), key=lambda i: i.created_seq):
+        if info.started or info.finished or info.has_password:
+            continue
+        if role in _free_roles(session, info):
+            out.append(info)
+    return out
+
+
+def seat(session: Session, role: str, max_games: int) -> tuple[str, Seat]:
+    """Seat the user as ``role`` (see the module docstring). Returns ``(room_id, seat)``.
+
+    The room delivers the join's events to the session's listener while this runs.
+
+    Raises:
+        NoSeat: no waiting game has ``role`` free and ``max_games`` games exist.
+    """
+    for info in waiting_games(session, role):
+        try:
+            return info.room_id, _take(session, info.room_id, role)
+        except (HallError, RuleError) as exc:  # taken meanwhile: try the next one
+            log.debug("mrjack seating: %s refused %s: %s", info.room_id, session.name, exc)
+    if len(session.rooms(GAME)) >= max_games:
+        raise NoSeat(role)
+    created = session.create_room(GAME)
+    return created.room_id, _take(session, created.room_id, role)
+
+
+def _take(session: Session, room_id: str, role: str) -> Seat:
+    """Join, then switch to ``role`` if the game handed out the other one (an empty table gives
+    ``mrjack`` first). A failed switch gives the seat back."""
+    seat_number = session.join(room_id)
+    view = session.room(room_id).game.view(seat_number)
+    if view.get("you") != role:
+        try:
+            session.act(room_id, Init(role))
+        except (HallError, RuleError):
+            session.leave(room_id)
+            raise
+    return seat_number
+
+
+def oldest_game(session: Session) -> RoomInfo | None:
+    """The game ``init(zuschauer)`` watches: the oldest one without a password, running or
+    waiting."""
+    games = [i for i in session.rooms(GAME) if not i.finished and not i.has_password]
+    return min(games, key=lambda i: i.created_seq) if games else None
+
+
+def held_game(session: Session) -> tuple[str, str] | None:
+    """A running game holding a seat (away) for this user: ``(room_id, role)``."""
+    for room_id in session.my_rooms():
+        room = session.room(room_id)
+        info = room.info()
+        seat_number = session.seat_in(room_id)
+        if info.game == GAME and seat_number is not None and seat_number in info.away and not info.finished:
+            role = room.game.view(seat_number).get("you")
+            return room_id, str(role)
+    return None
+
+
+__all__ = [
+    "DEFAULT_MAX_GAMES",
+    "GAME",
+    "NoSeat",
+    "Roster",
+    "held_game",
+    "max_games",
+    "oldest_game",
+    "roster_of",
+    "seat",
+    "server_option",
+    "waiting_games",
+]
