@@ -8,6 +8,7 @@ engine does before the flow sees it. Whole games go through the public table API
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable
 from typing import Any
@@ -181,3 +182,26 @@ def perft(players: int, seed: int, prefix: list[tuple[int, Action]], depth: int)
         return 1
     seat = min(table.to_move().seats)
     return sum(perft(players, seed, [*prefix, (seat, a)], depth - 1) for a in table.legal_actions(seat))
+
+
+class KeepOrderRng(ScriptedRng):
+    """Scripted dice, and shuffles that keep the order (start order = colour order)."""
+
+    def shuffle(self, items: list[Any]) -> None:
+        return None
+
+
+def line(event: Event) -> str:
+    """An event as one readable line, close to its UrServer form: ``@seat`` for a request,
+    then the class name and the field values (vectors joined by ``:``, pairs by ``,``)."""
+    values = []
+    for f in dataclasses.fields(event):
+        if f.name == "audience":
+            continue
+        value = getattr(event, f.name)
+        if isinstance(value, tuple):
+            parts = [",".join(map(str, v)) if isinstance(v, tuple) else str(int(v)) for v in value]
+            value = ":".join(parts) or "-"
+        values.append(str(value))
+    who = "" if event.audience is None else "@" + ",".join(map(str, sorted(event.audience))) + " "
+    return who + " ".join([type(event).__name__, *values])
