@@ -31,8 +31,8 @@ def countdown_cancelled() -> CountdownCancelled:
     return CountdownCancelled(topic="countdown_cancelled", text="Start cancelled; waiting for players.")
 
 
-def next_round(round_gap: int) -> Broadcast:
-    return Broadcast(topic="next_round", text=f"The next round will begin in {round_gap} seconds.")
+def next_round(round_gap: float) -> Broadcast:
+    return Broadcast(topic="next_round", text=f"The next round will begin in {round_gap:g} seconds.")
 
 
 def pick_timeout(name: str) -> Broadcast:

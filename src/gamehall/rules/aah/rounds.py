@@ -230,7 +230,7 @@ def finish_round(table: TableState, out: list[Event]) -> None:
         out.append(GameWon(seat=leader.seat, name=leader.name))
         out.append(notices.table_closed("won"))
         return
-    gap = table.setting("round_gap")
+    gap = table.seconds("round_gap")
     out.append(notices.next_round(gap))
     table.phase = Phase.GAP
     table.set_timer(TimerKind.GAP, gap)
@@ -334,7 +334,7 @@ def seat_came_back(table: TableState, rec: SeatRecord, out: list[Event]) -> None
     replay(table, rec, out)
     out.append(notices.seat_back(rec.name, table.present_seats() - {rec.seat}))
     if table.phase is Phase.WAITING and len(table.present()) >= table.min_players:
-        gap = table.setting("round_gap")
+        gap = table.seconds("round_gap")
         out.append(notices.next_round(gap))
         table.phase = Phase.GAP
         table.set_timer(TimerKind.GAP, gap)

@@ -23,7 +23,14 @@ SCHEMA = ConfigSchema(
         Setting("min_players", 3, "int", 2, 8, help="Seats needed to start and to go on (2 for tests)."),
         Setting("aplimit", 8, "int", 2, 100, help="Awesome Points needed to win (win at >=)."),
         Setting("timeout", 30, "int", 15, 60, help="Seconds to pick cards; the Card Czar gets twice that."),
-        Setting("round_gap", 5, "int", 1, 30, help="Seconds between the end of a round and the next."),
+        Setting(
+            "round_gap",
+            5,
+            "float",
+            0.1,
+            30,
+            help="Seconds between the end of a round and the next (fractions for fast test tables).",
+        ),
         Setting(
             "czar_mode",
             "sequential",

@@ -127,6 +127,12 @@ class TableState:
         assert isinstance(value, int)
         return value
 
+    def seconds(self, name: str) -> float:
+        """A duration setting (``round_gap`` may be a fraction of a second)."""
+        value = self.config[name]
+        assert isinstance(value, (int, float))
+        return float(value)
+
     @property
     def min_players(self) -> int:
         return self.setting("min_players")

@@ -58,7 +58,7 @@ def table_view(table: TableState, seat: Seat | None) -> dict[str, JSON]:
         "last_round": _last_round(table),
         "points_limit": table.setting("aplimit"),
         "timeout": table.setting("timeout"),
-        "round_gap": table.setting("round_gap"),
+        "round_gap": table.seconds("round_gap"),
         "min_players": table.min_players,
         "playermax": table.playermax,
         "winner": table.winner,
