@@ -258,3 +258,13 @@ def test_the_card_timer_keeps_running_across_unrelated_inputs() -> None:
     table.apply(seat, next(a for a in table.legal_actions(seat) if isinstance(a, PlayCard)))
     (after,) = table.pending_timers()
     assert after.key != before.key
+
+
+def test_view_lists_the_playable_cards_of_the_due_seat() -> None:
+    table, _ = full_table()
+    rig(table, [["c9", "cq"], ["ck", "hk"], ["cq", "h9"], ["ca", "s9"]])
+    all_healthy(table)
+    assert len(table.view(0)["round"]["playable"]) == 2
+    table.apply(0, PlayCard(table.view(0)["round"]["playable"][0]))  # ♣9
+    assert [table.round.values[c] for c in table.view(1)["round"]["playable"]] == ["ck"]
+    assert table.view(2)["round"]["playable"] == []

@@ -72,6 +72,7 @@ def _round_view(table: TableState, ref: Referee, seat: Seat | None) -> dict[str,
         "question": rnd.question.kind if rnd.question is not None and rnd.question.seat == seat else None,
         "complaint": None,
     }
+    view["playable"] = ref.legal_plays(seat) if seat is not None else []
     if seat is not None and rnd.phase == "tricks":
         buttons = ref.buttons(seat)
         view["rebtn_lbl"], view["pigbtn_lbl"] = buttons.rebtn_lbl, buttons.pigbtn_lbl
