@@ -12,6 +12,7 @@ from gamehall.rules.ursuppe.actions import (
     KeineAggression,
     KeineFlucht,
     KeineVerteidigung,
+    NichtKlammern,
     Ueberlebenskampf,
     Verteidigung,
     Wuerfeln,
@@ -237,3 +238,34 @@ def test_aggression_against_armor_gives_a_damage_point_and_kills_at_the_threshol
     d = Driver(g, deaths(g))
     events = d.send(0, Aggression(0, 1, 3))
     assert kinds(events)[3:5] == ["AmoebeSchaden", "AmoebeEntfernt"]
+
+
+def test_the_attacker_is_not_asked_to_ride_along_with_its_fleeing_victim() -> None:
+    g, attacker, _victim = _struggle(rolls=[3, 1])
+    give(g, 1, Gene.FLUCHT)
+    give(g, 0, Gene.KLAMMERN)
+    give(g, 2, Gene.KLAMMERN)
+    put(g, 2, 0, (1, 1))
+    d, _ = _attack(g, attacker)
+    d.send(1, Wuerfeln())
+    events = d.send(1, Flucht(2, 3))
+    assert events[-1].audience == frozenset({2})  # only the bystander is asked
+    assert kinds(d.send(2, NichtKlammern(0, 1, 2))) == ["Bewegung", "AmoebeSchaden"]
+
+
+def test_a_streamlined_victim_flees_without_bp() -> None:
+    g, attacker, victim = _struggle(rolls=[3, 1])
+    give(g, 1, Gene.FLUCHT, Gene.STROMLINIENFORM)
+    g.seats[1].bp = 0
+    d, _ = _attack(g, attacker)
+    assert d.send(1, Wuerfeln()) == [ev.Wuerfel(farbe=1, wuerfel1=3, wuerfel2=1)]
+    d.send(1, Flucht(2, 3))
+    assert victim.feld == (2, 1)
+
+
+def test_without_bp_the_victims_genes_do_not_help() -> None:
+    g, attacker, victim = _struggle()
+    give(g, 1, Gene.FLUCHT, Gene.VERTEIDIGUNG)
+    g.seats[1].bp = 0
+    _, events = _attack(g, attacker)
+    assert "Abwehr" not in kinds(events) and not g.alive(victim)

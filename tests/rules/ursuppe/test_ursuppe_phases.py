@@ -352,3 +352,21 @@ def test_a_no_drift_card_and_the_drift_of_the_face_up_card() -> None:
     seat = min(table.to_move().seats)
     (amoeba,) = [a.nummer for a in table.state.amoebas_of(seat)][:1]
     assert table.legal_actions(seat) == [Wuerfeln(), Bewegen(amoeba, 5)]
+
+
+def test_a_tribe_without_amoebas_places_one_free_and_the_next_anywhere() -> None:
+    g = fresh_state(3)
+    put(g, 2, 0, (1, 1))
+    put(g, 1, 0, (1, 0))
+    d = Driver(g, cell_division(g))
+    d.send(2, AmoebenSetzen())
+    d.send(1, AmoebenSetzen())
+    g.seats[0].bp = 6
+    events = d.send(0, AmoebenSetzen(((0, 0, 1), (1, 4, 3))))
+    assert events[1] == ev.Biopunkte(farbe=0, differenz=-6)
+
+
+def test_an_armor_owner_may_buy_defense_again() -> None:
+    g, d = _buyer(3)
+    give(g, 2, Gene.PANZERUNG)
+    assert d.refused(2, GenKaufen((4,))) is None
