@@ -123,6 +123,19 @@ def test_invariants_and_defaults_hold_after_every_decision(players: int) -> None
             check_invariants(table)
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_every_listed_action_is_accepted(players: int) -> None:
+    table = seated_table(players, 77)
+    chooser = random.Random(players)
+    while not table.finished:
+        seat = min(table.to_move().seats)
+        legal = table.legal_actions(seat)
+        assert legal and len(set(legal)) == len(legal)
+        for action in legal:
+            table.check(seat, action)
+        table.apply(seat, chooser.choice(legal))
+
+
 def test_same_seed_and_inputs_give_the_same_events() -> None:
     def events(seed: int) -> list[str]:
         table = seated_table(4, seed)
