@@ -9,6 +9,7 @@ from typing import Any
 
 from gamehall.rules._core import Action, Event, RuleError
 from gamehall.rules.doppelkopf.actions import Accuse, Answer, PlayCard, Ready, Vote
+from gamehall.rules.doppelkopf.cards import deck_values
 from gamehall.rules.doppelkopf.engine import DoppelkopfTable
 from gamehall.rules.doppelkopf.state import RoundState
 
@@ -109,8 +110,6 @@ def round_state(table: DoppelkopfTable) -> RoundState:
 
 def hands_with(fixed: Mapping[int, Sequence[str]], size: int = 12) -> list[list[str]]:
     """Four hands of ``size`` cards: the ``fixed`` values first, the rest from a full deck."""
-    from gamehall.rules.doppelkopf.cards import deck_values
-
     rest = deck_values("with_all", "None")
     hands: list[list[str]] = [list(fixed.get(seat, [])) for seat in range(4)]
     for hand in hands:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from dk_helpers import all_healthy, card, find, full_table, play, rig
+from dk_helpers import all_healthy, all_ready, card, find, full_table, play, rig
 
 from gamehall.rules._core import IllegalAction, WrongPhase
 from gamehall.rules.doppelkopf.actions import (
     AccusationVote,
     Accuse,
     Announce,
+    Answer,
+    AnswerSolo,
     CancelAccusation,
     PickMove,
     PlayCard,
@@ -232,3 +234,29 @@ def test_penalty_in_phase_end_lands_in_the_round_row() -> None:
     after = table.s.summaries[-1]["point_change"]
     assert [a - b for a, b in zip(after, before, strict=True)] == [-3, 1, 1, 1]
     assert table.s.summaries[-1]["points"] == table.s.points
+
+
+def test_an_accusation_during_the_reservations_freezes_the_answers() -> None:
+    table, _ = full_table(PENALIZE)
+    all_ready(table)
+    table.apply(A, Answer("reservation", False))
+    table.apply(C, Accuse(A, "wrong_announcement"))
+    assert table.to_move().seats == {C} and table.to_move().kind == "pick_move"
+    with pytest.raises(WrongPhase):
+        table.apply(B, Answer("reservation", False))
+    events = table.apply(C, PickMove(0))  # reservation_no was legal
+    assert find(events, Verdict)[0].verdict == "wrong"
+    table.apply(B, Answer("reservation", False))
+
+
+def test_an_announcement_barred_by_a_null_solo_is_flagged() -> None:
+    table, _ = full_table({**PENALIZE, "solos": ["solo_null"]})
+    all_ready(table)
+    for seat in range(4):
+        table.apply(seat, Answer("reservation", seat == B))
+    table.apply(B, AnswerSolo("solo_null"))
+    table.apply(B, Announce("re"))
+    events = table.apply(B, Announce("no90"))
+    assert find(events, Announced)[0].legal is False
+    assert [a.kind for a in table.round.announcements] == ["re"]
+    assert table.round.moves[-1].flags == ["wrong_announcement"]

@@ -7,7 +7,7 @@ from dk_helpers import all_healthy, all_ready, card, find, full_table, hands_wit
 
 from gamehall.rules._core import IllegalAction, NotYourTurn
 from gamehall.rules.doppelkopf.actions import Answer, AnswerSolo, CallPigs, PlayCard, Throw
-from gamehall.rules.doppelkopf.events import PigsCalled, RoundEnded, TrickTaken
+from gamehall.rules.doppelkopf.events import Asked, PigsCalled, RoundEnded, TrickTaken
 from gamehall.rules.doppelkopf.reservations import throw_cases_met
 
 CASES = ["5_9", "5_k", "4_9+4_k", "9_all_c", "k_all_c", "7full", "t<hj", "t<dj"]
@@ -189,8 +189,6 @@ def test_pigs_are_asked_of_everyone_in_a_colour_solo() -> None:
     for seat in range(4):
         table.apply(seat, Answer("reservation", seat == 0))
     events = table.apply(0, AnswerSolo("solo_hearts"))
-    from gamehall.rules.doppelkopf.events import Asked
-
     assert find(events, Asked)[-1].kind == "pigs"
     for seat in range(3):
         table.apply(seat, Answer("pigs", False))

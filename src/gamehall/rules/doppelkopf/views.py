@@ -26,8 +26,9 @@ def _poverty_view(ref: Referee, seat: Seat | None) -> dict[str, JSON] | None:
         return None
     view: dict[str, JSON] = {"poor": poverty.poor, "taker": poverty.taker, "passed": len(poverty.passed)}
     candidate = poverty.candidates[0] if poverty.candidates else None
-    sees = seat is not None and (
-        seat in (poverty.poor, poverty.taker) or (seat == candidate and ref.rules["poverty"] != "sell")
+    sees = bool(ref.rules["open_cards"]) or (
+        seat is not None
+        and (seat in (poverty.poor, poverty.taker) or (seat == candidate and ref.rules["poverty"] != "sell"))
     )
     if sees:
         view["passed_cards"] = _cards(ref.rnd, poverty.passed)
