@@ -94,7 +94,7 @@ def test_wedding_without_partner_becomes_a_diamond_solo() -> None:
 
 def test_wedding_wish_trick_trump() -> None:
     table, _ = full_table({"wedding": "wish_trick"})
-    rig(table, [["c9", "cq", "cq"], ["ca", "dj", "s9"], ["c10", "h9", "h9"], ["ck", "d9", "sk"]])
+    rig(table, [["c9", "cq", "cq"], ["ca", "dj", "s9"], ["c10", "h9", "h9"], ["ck", "h10", "sk"]])
     reserve(table, 0)
     table.apply(0, AnswerSolo(None))
     events = table.apply(0, Answer("wedding", True))
@@ -102,9 +102,9 @@ def test_wedding_wish_trick_trump() -> None:
     table.apply(0, WeddingClarification("trump"))
     play_tricks(table, [["c9", "ca", "c10", "ck"]])  # seat 1 wins, but no trump was led
     assert table.round.re_seats is None
-    events = play_tricks(table, [["dj", "h9", "d9", "cq"]])  # seat 1 leads a trump... the bride wins
-    assert table.round.re_seats is None
-    assert not find(events, WeddingTrickDecided)
+    events = play_tricks(table, [["dj", "h9", "h10", "cq"]])  # a trump led, seat 3 wins it
+    assert find(events, WeddingTrickDecided)[0].partner == 3
+    assert table.round.re_seats == [0, 3] and table.round.clarification == 2
 
 
 def start_poverty(config: dict[str, object]):  # type: ignore[no-untyped-def]
