@@ -7,9 +7,19 @@ import json
 import pytest
 from dk_helpers import all_healthy, all_ready, find, full_table, hands_with, random_game, rig, types_of
 
-from gamehall.rules._core import Game, GameInProgress, NotYourTurn, SeatLeft, WrongPhase
+from gamehall.rules._core import Game, GameInProgress, MalformedAction, NotYourTurn, SeatLeft, WrongPhase
 from gamehall.rules.doppelkopf import GAME_TYPE
-from gamehall.rules.doppelkopf.actions import CODEC, Announce, Answer, PlayCard, Ready, Vote
+from gamehall.rules.doppelkopf.actions import (
+    CODEC,
+    Accuse,
+    Announce,
+    Answer,
+    AnswerSolo,
+    PlayCard,
+    Ready,
+    Vote,
+    WeddingClarification,
+)
 from gamehall.rules.doppelkopf.engine import DoppelkopfTable
 from gamehall.rules.doppelkopf.events import (
     Answered,
@@ -268,3 +278,22 @@ def test_view_lists_the_playable_cards_of_the_due_seat() -> None:
     table.apply(0, PlayCard(table.view(0)["round"]["playable"][0]))  # ♣9
     assert [table.round.values[c] for c in table.view(1)["round"]["playable"]] == ["ck"]
     assert table.view(2)["round"]["playable"] == []
+
+
+@pytest.mark.parametrize(
+    "action",
+    [Vote("resign", True), Accuse(1, "cheating"), Announce("no120"), WeddingClarification("bogus")],
+)
+def test_actions_built_in_process_are_checked_too(action: object) -> None:
+    table, _ = full_table({"misplay": "penalize", "wedding": "wish_trick"})
+    rig(table, hands_with({0: ["cq", "cq"]}))
+    all_ready(table)
+    for seat in range(4):
+        table.apply(seat, Answer("reservation", seat == 0))
+    if isinstance(action, WeddingClarification):
+        table.apply(0, AnswerSolo(None))
+        table.apply(0, Answer("wedding", True))
+    elif isinstance(action, Announce):
+        table.apply(0, AnswerSolo("solo_queen"))
+    with pytest.raises(MalformedAction):
+        table.apply(0, action)  # type: ignore[arg-type]

@@ -34,10 +34,9 @@ from gamehall.rules.doppelkopf.actions import (
 from gamehall.rules.doppelkopf.announcements import DENIALS, refusal
 from gamehall.rules.doppelkopf.cards import SOLO_ORDER, eyes_of
 from gamehall.rules.doppelkopf.play import Referee, black_sow_choices
-from gamehall.rules.doppelkopf.reservations import check_yes, throw_cases_met
+from gamehall.rules.doppelkopf.reservations import WEDDING_WISHES, check_yes, throw_cases_met
 
 YES_NO_QUESTIONS = ("reservation", "throw", "pigs", "superpigs", "poverty", "wedding")
-WEDDING_WISHES = ("foreign", "trump", "miss", "hearts", "spades", "clubs", "diamonds")
 
 
 def _question_answers(ref: Referee, seat: int, kind: str) -> list[Action]:

@@ -92,6 +92,7 @@ TERMINATIONS = {
     "left": Termination.LEFT,
 }
 END_VOTES = ("continue", "adjourn", "end")
+ACCUSATION_KINDS = ("wrong_card", "wrong_announcement", "played_early", "external")
 
 
 class DoppelkopfTable:
@@ -331,6 +332,8 @@ class DoppelkopfTable:
         events: list[Event] = []
         judgement: Judgement | None
         if isinstance(action, Accuse):
+            if action.kind not in ACCUSATION_KINDS:
+                raise MalformedAction(f"There is no {action.kind!r} accusation.")
             events, judgement = complaints.open_complaint(ref, seat, action.accused, action.kind)
         elif isinstance(action, PickMove):
             judgement = complaints.pick_move(ref, seat, action.move_id)
@@ -357,6 +360,8 @@ class DoppelkopfTable:
     # -- votes ----------------------------------------------------------------------------------
 
     def _vote(self, seat: Seat, kind: str, yes: bool) -> list[Event]:
+        if kind not in (*END_VOTES, "cancel"):
+            raise MalformedAction(f"There is no {kind!r} vote.")
         if kind in END_VOTES and (self.round.phase != "end" or self.round.complaint is not None):
             raise WrongPhase(
                 "That vote is held after a round, with no accusation pending.", code="pc_wrong_phase"

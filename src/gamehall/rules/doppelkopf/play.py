@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gamehall.rules._core import Event, IllegalAction, NotYourTurn, WrongPhase, only
-from gamehall.rules.doppelkopf.announcements import AnnouncementContext, next_label, refusal
+from gamehall.rules._core import Event, IllegalAction, MalformedAction, NotYourTurn, WrongPhase, only
+from gamehall.rules.doppelkopf.announcements import DENIALS, AnnouncementContext, next_label, refusal
 from gamehall.rules.doppelkopf.cards import NULL_SOLOS, SOLO_ORDER, Ranking, eyes_of, ranking_for, suit_of
 from gamehall.rules.doppelkopf.events import (
     Announced,
@@ -229,6 +229,8 @@ class Referee:
         """Re, kontra or a denial (any time during ``tricks``, within the deadlines)."""
         if self.rnd.phase != "tricks" or self.paused():
             raise WrongPhase("Announcements are made during the tricks.", code="pc_wrong_phase")
+        if kind not in ("re", "kontra", *DENIALS):
+            raise MalformedAction(f"There is no {kind!r} announcement.")
         ctx = self.announcement_context(seat)
         problem = refusal(kind, ctx)
         party = ctx.party

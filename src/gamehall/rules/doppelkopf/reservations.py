@@ -15,7 +15,7 @@ in both misplay modes: the round would be undefined otherwise.
 
 from __future__ import annotations
 
-from gamehall.rules._core import Event, IllegalAction, NotYourTurn, WrongPhase, only
+from gamehall.rules._core import Event, IllegalAction, MalformedAction, NotYourTurn, WrongPhase, only
 from gamehall.rules.doppelkopf.cards import COLOUR_SOLOS, SOLO_ORDER, rank_of, ranking_for, suit_of
 from gamehall.rules.doppelkopf.events import (
     Answered,
@@ -28,6 +28,7 @@ from gamehall.rules.doppelkopf.events import (
 from gamehall.rules.doppelkopf.play import Referee
 from gamehall.rules.doppelkopf.state import Poverty, Question, SoloOffer
 
+WEDDING_WISHES = ("foreign", "trump", "miss", "hearts", "spades", "clubs", "diamonds")
 NON_SOLO_STAGES = ("throw", "pigs", "superpigs", "poverty", "wedding")
 PIGS_SOLO_GAMES = (*COLOUR_SOLOS, "solo_null")
 """Solos in which ``pigs=two_reservation`` asks everyone for pigs before play."""
@@ -285,6 +286,8 @@ def _start_solo(ref: Referee, seat: int, solo: str) -> list[Event]:
 def wedding_clarification(ref: Referee, seat: int, trick: str) -> list[Event]:
     """The bride's choice of clarification trick (``dk.wedding=wish_trick``)."""
     _expect(ref, seat, ("wedding_clarification_trick",))
+    if trick not in WEDDING_WISHES:
+        raise MalformedAction(f"There is no {trick!r} clarification trick.")
     ref.rnd.wedding_wish = trick
     ref.rnd.question = None
     ref.log(seat, "announcement", f"wedding_clarification_trick_{trick}")
