@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from gamehall.rules._core import JSON, Action, Event, Seat
+from gamehall.rules._core import JSON, Action, Event, GameType, Seat
 
 # --------------------------------------------------------------------------------------------
 # Codecs
@@ -252,7 +252,15 @@ class RoomPort(Protocol):
     def info(self) -> RoomInfo: ...
 
     def deliveries_since(self, seq: int, seat: Seat | None) -> Sequence[Delivery]:
-        """Room events after ``seq`` that ``seat`` may see (for resume)."""
+        """Room events after ``seq`` that ``seat`` may see (for resume).
+
+        Raises:
+            HallError: ``history_gone`` when the room no longer keeps events that old.
+        """
+        ...
+
+    def timers(self) -> list[tuple[str, float]]:
+        """The game's armed timers as (key, seconds left), for clocks shown to players."""
         ...
 
 
@@ -343,3 +351,16 @@ class HallPort(Protocol):
     def rooms(self, game: str | None = None) -> list[RoomInfo]: ...
 
     def game_defaults(self, game: str) -> Mapping[str, JSON]: ...
+
+    @property
+    def game_types(self) -> Mapping[str, GameType]:
+        """The games this hall hosts (their settings schemas and action codecs)."""
+        ...
+
+    def add_bots(self, room_id: str, count: int, policy: str = "random") -> list[str]:
+        """Seat ``count`` in-process bots in the room; returns their names.
+
+        Raises:
+            HallError: no such room, no free seat, unknown policy, or no bots on this server.
+        """
+        ...

@@ -280,7 +280,7 @@ def _coerce(value: JSON, hint: Any, where: str) -> Any:
             return tuple(_coerce(v, args[0], where) for v in value)
         if len(args) != len(value):
             raise MalformedAction(f"{where} must have {len(args)} items.")
-        return tuple(_coerce(v, a, where) for v, a in zip(args, value, strict=True))
+        return tuple(_coerce(item, item_hint, where) for item_hint, item in zip(args, value, strict=True))
     if origin is typing.Literal:
         if value in typing.get_args(hint):
             return value

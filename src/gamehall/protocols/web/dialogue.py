@@ -22,9 +22,8 @@ whatever the engine's ``view(seat)`` returns.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
 from gamehall.protocols._core import (
     Cancellable,
@@ -62,34 +61,12 @@ from gamehall.protocols.web.codec import (
     Whisper,
 )
 from gamehall.protocols.web.messages import event_json, game_json, room_json
-from gamehall.rules._core import JSON, ConfigError, Event, GameType, RuleError, Seat
+from gamehall.rules._core import JSON, ConfigError, Event, RuleError, Seat
 
 log = logging.getLogger(__name__)
 
 MAX_BOTS_PER_REQUEST = 16
 BOT_POLICIES = ("random", "heuristic")
-
-
-class WebHall(HallPort, Protocol):
-    """The hall as the web protocol needs it: :class:`HallPort` plus the games it hosts (for
-    ``welcome`` and for decoding actions)."""
-
-    @property
-    def game_types(self) -> Mapping[str, GameType]: ...
-
-
-@runtime_checkable
-class BotHall(Protocol):
-    """A hall that can seat in-process bots (the lobby's "add bots" button)."""
-
-    def add_bots(self, room_id: str, count: int, policy: str = "random") -> object: ...
-
-
-@runtime_checkable
-class TimedRoom(Protocol):
-    """A room that can tell its armed timers (the hall's rooms can): ``(key, seconds left)``."""
-
-    def timers(self) -> list[tuple[str, float]]: ...
 
 
 @dataclass(slots=True)
@@ -105,7 +82,7 @@ class WebDialogue:
 
     def __init__(
         self,
-        hall: WebHall,
+        hall: HallPort,
         send_text: Callable[[str], None],
         close: Callable[[], None],
         clock: Clock,
@@ -187,14 +164,16 @@ class WebDialogue:
             game_json(game_type, self._hall.game_defaults(game_id))
             for game_id, game_type in self._hall.game_types.items()
         ]
-        self._send({
-            "t": "welcome",
-            "v": codec.PROTOCOL_VERSION,
-            "name": session.name,
-            "token": session.token,
-            "games": games,
-            "ref": message.id,
-        })
+        self._send(
+            {
+                "t": "welcome",
+                "v": codec.PROTOCOL_VERSION,
+                "name": session.name,
+                "token": session.token,
+                "games": games,
+                "ref": message.id,
+            }
+        )
         for room_id in session.my_rooms():
             self._take_back(session, room_id)
 
@@ -293,8 +272,6 @@ class WebDialogue:
             raise HallError("bad_count", f"Add between 1 and {MAX_BOTS_PER_REQUEST} bots at a time.")
         if message.policy not in BOT_POLICIES:
             raise HallError("bad_policy", f"Bot policy must be one of {', '.join(BOT_POLICIES)}.")
-        if not isinstance(self._hall, BotHall):
-            raise HallError("no_bots", "This server has no bots.")
         self._hall.add_bots(message.room, message.count, message.policy)
 
     def _resume(self, session: Session, message: Resume) -> None:
@@ -390,8 +367,7 @@ class WebDialogue:
             place.seat = self._session.seat_in(room_id)
         room = place.room
         timers: list[dict[str, JSON]] = []
-        if isinstance(room, TimedRoom):
-            timers = [{"key": key, "seconds_left": round(left, 3)} for key, left in room.timers()]
+        timers = [{"key": key, "seconds_left": round(left, 3)} for key, left in room.timers()]
         message: dict[str, JSON] = {
             "t": "view",
             "room": room_id,
