@@ -125,6 +125,20 @@ def _bots(args: argparse.Namespace) -> int:
             )
         )
         return 0
+    if args.game == "mrjack":
+        from gamehall.bots.mrjack.wire import run_bots as run_mrjack_bots
+
+        asyncio.run(
+            run_mrjack_bots(
+                host or "127.0.0.1",
+                port,
+                args.count,
+                names_prefix=args.prefix,
+                policy=args.policy,
+                games=args.games,
+            )
+        )
+        return 0
     print(f"gamehall: no wire bots for {args.game}", file=sys.stderr)
     return 2
 

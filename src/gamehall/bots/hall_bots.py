@@ -39,6 +39,11 @@ def make_policy(game: str, name: str) -> Policy:
         if name in ("random", "heuristic"):
             aah_policy: Policy = AahPolicy(name)
             return aah_policy
+    if game == "mrjack":
+        from gamehall.bots.mrjack import STYLES, MrJackPolicy
+
+        if name in STYLES:
+            return MrJackPolicy(name)
     raise HallError("no_such_policy", f"No bot policy {name!r} for {game}.")
 
 
@@ -135,7 +140,7 @@ def add_bots(
         session = hall.login(name, bot, protocol="bot")
         bot.session = session
         try:
-            session.join(room_id)
+            session.join(room_id, invited=True)  # asked for by someone in the room: no password
         except (RuleError, HallError):
             session.logout(dropped=False)
             raise

@@ -1,0 +1,160 @@
+"""Mr. Jack bots over TCP: :class:`MrJackWireBot` plays games through the term protocol, and
+:func:`run_bots` runs many at once (``gamehall bots --game mrjack``).
+
+The socket part only moves lines: the decisions and the board knowledge are the sans-I/O
+:class:`~gamehall.bots.mrjack.player.WirePlayer`. The bot writes the ``prolog`` style and reads
+either style (the codec reads both).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from dataclasses import dataclass, field
+
+from gamehall.bots.mrjack.player import WirePlayer
+from gamehall.bots.mrjack.policy import MrJackPolicy
+from gamehall.protocols._core import NEED_DATA, ProtocolError
+from gamehall.protocols.mrjack.codec import Received, TermCodec
+from gamehall.protocols.mrjack.dialogue import NICK_PATTERN
+from gamehall.protocols.mrjack.terms import Style
+
+log = logging.getLogger(__name__)
+
+ROLES = ("mrjack", "detektiv")
+
+
+@dataclass(slots=True)
+class BotResult:
+    """What one bot saw: the winners of its games (``mrjack``/``detektiv``), its role, the
+    ``err`` texts it received and the server lines it could not read."""
+
+    nick: str
+    role: str
+    winners: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+    lines_received: int = 0
+
+
+class MrJackWireBot:
+    """One TCP connection playing ``games`` games as ``role`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        nick: str,
+        role: str,
+        *,
+        policy: MrJackPolicy | None = None,
+        rng: random.Random | None = None,
+        games: int = 1,
+        detective_marks: bool = False,
+    ) -> None:
+        if not NICK_PATTERN.fullmatch(nick):
+            raise ValueError(f"{nick!r} is not a valid Mr. Jack nick (1-16 of A-Z a-z 0-9 _)")
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r}")
+        self.host, self.port = host, port
+        self.player = WirePlayer(
+            nick,
+            role,
+            policy or MrJackPolicy("random"),
+            rng or random.Random(),
+            games=games,
+            detective_marks=detective_marks,
+        )
+        self.result = BotResult(nick, role)
+        self._codec = TermCodec(Style.PROLOG)
+
+    async def run(self) -> BotResult:
+        """Connect, play until the games are done or the server closes, return the result.
+
+        Raises:
+            OSError: the server cannot be reached.
+        """
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        try:
+            while not reader.at_eof():
+                data = await reader.read(65536)
+                if not data:
+                    break
+                self._codec.receive_data(data)
+                for line in self._lines():
+                    writer.write(line)
+                await writer.drain()
+        finally:
+            writer.close()
+            with contextlib.suppress(ConnectionError):
+                await writer.wait_closed()
+        player = self.player
+        self.result.winners, self.result.errors = list(player.winners), list(player.errors)
+        return self.result
+
+    def _lines(self) -> list[bytes]:
+        out: list[bytes] = []
+        while True:
+            try:
+                message = self._codec.next_message()
+            except ProtocolError as exc:
+                self.result.unreadable.append(exc.reason)
+                continue
+            if message is NEED_DATA:
+                return out
+            assert isinstance(message, Received)
+            self.result.lines_received += 1
+            out += [self._codec.encode(command) for command in self.player.receive(message.command)]
+
+
+async def run_bots(
+    host: str,
+    port: int,
+    count: int,
+    *,
+    names_prefix: str = "bot",
+    policy: MrJackPolicy | str | None = None,
+    games: int = 1,
+    seed: int | None = None,
+    timeout: float | None = None,
+    detective_marks: bool = False,
+) -> list[BotResult]:
+    """Run ``count`` wire bots named ``<names_prefix><n>`` against ``HOST:PORT`` at once; odd
+    numbers play Mr. Jack, even numbers the detective, so the seating pairs them up. Each plays
+    ``games`` games. Returns one :class:`BotResult` per bot, in name order.
+
+    Raises:
+        ValueError: a generated name is not a valid nick, or an unknown policy style.
+        TimeoutError: ``timeout`` seconds passed first (every bot is stopped).
+        OSError: the server cannot be reached.
+    """
+    chosen = policy if isinstance(policy, MrJackPolicy) else MrJackPolicy(policy or "random")
+    master = random.Random(seed)
+    bots = [
+        MrJackWireBot(
+            host,
+            port,
+            f"{names_prefix}{number}",
+            ROLES[(number - 1) % 2],
+            policy=chosen,
+            rng=random.Random(master.getrandbits(64)),
+            games=games,
+            detective_marks=detective_marks,
+        )
+        for number in range(1, count + 1)
+    ]
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    try:
+        async with asyncio.timeout(timeout):
+            results = list(await asyncio.gather(*tasks))
+    finally:
+        for task in tasks:
+            task.cancel()
+    for result in results:
+        log.info("%s (%s): winners %s, %d err", result.nick, result.role, result.winners, len(result.errors))
+    return results
+
+
+__all__ = ["BotResult", "MrJackWireBot", "run_bots"]
