@@ -15,7 +15,7 @@ applied (a legal card, ``reservation_no`` = healthy, ``ready``, ...).
 from __future__ import annotations
 
 import pickle
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gamehall.rules._core import (
@@ -129,10 +129,11 @@ class DoppelkopfTable:
     def referee(self) -> Referee:
         return Referee(self.round, self.rules)
 
-    def _transaction(self, run: Any) -> list[Event]:
+    def _transaction(self, run: Callable[[], list[Event]]) -> list[Event]:
+        """Run one input; on a RuleError put back the state as it was (an in-memory copy)."""
         snapshot = pickle.dumps(self.s, protocol=pickle.HIGHEST_PROTOCOL)
         try:
-            events: list[Event] = run()
+            events = run()
             events += self._settle()
         except RuleError:
             self.s = pickle.loads(snapshot)
