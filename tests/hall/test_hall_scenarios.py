@@ -303,3 +303,27 @@ def test_a_seat_the_game_releases_on_its_own_stops_being_a_member() -> None:
     bob.act(room_id, Resign())  # the engine releases bob's seat itself, as AAH does with a kick
     assert hall.room(room_id).member("bob") is None
     assert lb.ended_calls == [(room_id, CloseReason.INACTIVE, "Disconnected due to inactivity.")]
+
+
+def test_a_lobby_room_everybody_left_closes() -> None:
+    store = MemoryStore()
+    hall = make_hall(store)
+    la = RecordingListener()
+    alice = hall.login("alice", la, protocol="test")
+    room_id = alice.create_room("toy", {"seats": 3}).room_id
+    alice.join(room_id)
+    alice.leave(room_id)
+    assert hall.rooms() == []
+    assert store.load_room(room_id).result == {"termination": "abandoned"}  # type: ignore[union-attr]
+
+
+def test_in_process_bots_take_seats_in_a_passworded_room(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gamehall.bots import hall_bots
+
+    hall = make_hall()
+    alice = hall.login("alice", RecordingListener(), protocol="test")
+    room_id = alice.create_room("toy", {"seats": 2}, password="pw").room_id
+    alice.join(room_id, "pw")
+    monkeypatch.setattr(hall_bots, "make_policy", lambda game, name: object())  # the toy has no bots
+    names = hall_bots.add_bots(hall, room_id, 1)
+    assert list(hall.room(room_id).info().seats.values()) == ["alice", names[0]]

@@ -405,11 +405,13 @@ class Session:
         )
         return room.info()
 
-    def join(self, room_id: str, password: str | None = None) -> Seat:
+    def join(self, room_id: str, password: str | None = None, *, invited: bool = False) -> Seat:
+        """Take a seat (see the protocol). ``invited`` skips the password: the hall's own bots,
+        seated at the request of someone already in the room."""
         self._check()
         room = self._hall.room(room_id)
         member = room.member(self._user.name)
-        if member is None or member.seat is None:
+        if (member is None or member.seat is None) and not invited:
             self._check_password(room, password)
         seat = room.join(self._user.name, self._user.listener)
         self._user.rooms.add(room_id)

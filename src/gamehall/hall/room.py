@@ -279,6 +279,10 @@ class Room:
 
     def _after_change(self) -> None:
         self._drop_released_by_the_game()
+        if not self.state.started and not self.members and not self.closed:
+            # everybody left a table whose game never started: nothing to wait for
+            self._shut(CloseReason.ABORTED, "abandoned", result={"termination": "abandoned"})
+            return
         for member in self.members.values():
             if member.status is SeatStatus.SEATED and member.seat is not None and self.state.started:
                 member.status = step(member.status, Trigger.GAME_STARTS)
@@ -388,6 +392,7 @@ class Room:
         self.members.pop(member.name.lower(), None)
         if not self.closed:
             self._publish([SpectatorsChanged(names=self.spectator_names())])
+            self._after_change()
 
     # ---------------------------------------------------------------- the end
 
