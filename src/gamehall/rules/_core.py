@@ -393,6 +393,12 @@ class Rng:
     def sample(self, population: Sequence[Any], k: int) -> list[Any]:
         return self._random.sample(population, k)
 
+    def copy(self) -> Rng:
+        """An independent generator in the same state (bots looking ahead, perft branching)."""
+        twin = Rng(0)
+        twin._random.setstate(self._random.getstate())
+        return twin
+
 
 # --------------------------------------------------------------------------------------------
 # The game contract

@@ -571,9 +571,7 @@ class MrJackGame:
     def clone(self) -> MrJackGame:
         """An independent copy of this table (bots look ahead, perft counts branch)."""
         twin = copy.copy(self)
-        # Rng has no copy(); deepcopy would walk its 625-word state one item at a time
-        twin.rng = Rng(0)
-        twin.rng._random.setstate(self.rng._random.getstate())
+        twin.rng = self.rng.copy()
         twin.names, twin.roles, twin.final_names = dict(self.names), dict(self.roles), dict(self.final_names)
         twin.board = self.board.copy()
         twin.draft = self.draft.copy()
