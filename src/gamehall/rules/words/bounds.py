@@ -19,26 +19,58 @@ below the best score found so far are skipped (wolges calls the same idea "shado
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from operator import mul
 
+from gamehall.rules.words.gaddag import SEPARATOR, Gaddag
 from gamehall.rules.words.linesearch import LineSquares
 from gamehall.rules.words.moves import BINGO_BONUS, BINGO_TILES
 
-Span = tuple[int, int, int, int, list[tuple[int, int]]]
-"""Empty squares used, word multiplier, board tiles' value, fixed cross value, (lm, cross part)s."""
+ALL_LETTERS = (1 << 26) - 1
+
+Square = tuple[int, int, int]
+"""A new tile's letter multiplier, its cross-word part, and the best rack value allowed there."""
+
+Span = tuple[int, int, int, int, int, list[Square]]
+"""Where the span ends, empty squares used, word multiplier, board tiles' value, fixed cross
+value, and its empty squares."""
 
 
-def anchor_bound(line: LineSquares, anchor: int, tile_values: Sequence[int], playable: int) -> int:
-    """An upper bound of the score of any move generated from ``anchor``; -1 when there is none.
+@dataclass(frozen=True, slots=True)
+class RackSummary:
+    """What the bound needs of the rack: tile values (decreasing), letters, and letter values."""
 
-    ``tile_values`` are the rack's tile values in decreasing order (blanks 0); ``playable`` the
-    letters the rack can make (all 26 with a blank).
+    tile_values: list[int]
+    letters: list[int]
+    letter_values: Sequence[int]
+    playable: int
+    """The letters the rack can make: its letters, or all 26 with a blank."""
+    counts: list[int]
+    """Rack tiles per letter (A = 0), blanks excluded."""
+    blanks: int
+
+
+SpanBound = tuple[int, int, int, int]
+"""An upper bound of the score of the moves covering a span, the span's first and last
+position, and how many rack tiles it takes (:data:`BINGO_TILES`: see :func:`fillable`)."""
+
+
+def span_bounds(line: LineSquares, anchor: int, rack: RackSummary) -> list[SpanBound]:
+    """Every span a move from ``anchor`` may cover, with an upper bound of its score.
+
+    Two bounds of the rack tiles' part are taken, the smaller wins: the best pairing of the
+    rack's values with the squares' gains, and each square's gain times the best value its
+    cross-check lets the rack put there. An empty list: no move can start from this anchor.
+
+    A span that takes seven tiles gets the bingo bonus, the loosest part of the bound: the
+    search checks such a span with :func:`fillable` before it trusts its bound.
     """
-    if not line.cross_masks[anchor] & playable:
-        return -1
-    lefts = _left_spans(line, anchor, len(tile_values), playable)
-    rights = _right_spans(line, anchor, len(tile_values), playable)
-    best = -1
+    if not line.cross_masks[anchor] & rack.playable:
+        return []
+    tile_values = rack.tile_values
+    lefts = _left_spans(line, anchor, rack)
+    rights = _right_spans(line, anchor, rack)
+    bounds = []
     for start, used_left, mult_left, board_left, fixed_left, squares_left in lefts:
         for end, used_right, mult_right, board_right, fixed_right, squares_right in rights:
             used = used_left + used_right
@@ -47,38 +79,93 @@ def anchor_bound(line: LineSquares, anchor: int, tile_values: Sequence[int], pla
             if end == start:
                 continue
             mult = mult_left * mult_right
-            gains = sorted(
-                [lm * mult + cross for lm, cross in squares_left]
-                + [lm * mult + cross for lm, cross in squares_right],
-                reverse=True,
-            )
-            total = (
-                mult * (board_left + board_right)
-                + fixed_left
-                + fixed_right
-                + sum(map(mul, tile_values, gains))
-            )
+            gains = [lm * mult + cross for lm, cross, _ in squares_left] + [
+                lm * mult + cross for lm, cross, _ in squares_right
+            ]
+            capped = sum(map(mul, gains, [cap for _, _, cap in squares_left + squares_right]))
+            gains.sort(reverse=True)
+            tiles = min(capped, sum(map(mul, tile_values, gains)))
+            total = mult * (board_left + board_right) + fixed_left + fixed_right + tiles
             if used == BINGO_TILES:
                 total += BINGO_BONUS
-            if total > best:
-                best = total
-    return best
+            bounds.append((total, start, end, used))
+    return bounds
 
 
-def _square(line: LineSquares, p: int) -> tuple[int, int, tuple[int, int]]:
-    """A new tile's word multiplier, fixed cross value and (letter multiplier, cross part) at ``p``."""
+def fillable(gaddag: Gaddag, line: LineSquares, start: int, end: int, rack: RackSummary) -> bool:
+    """Whether some word covers exactly ``start..end`` using every rack tile on the empty squares.
+
+    A forward walk of the GADDAG (first letter, separator, the rest) through the span's fixed
+    letters and cross-checks. A rack letter is always placed as itself when the rack has it:
+    keeping the blank for later can only help.
+    """
+    masks, accepts, bases, kids = gaddag.masks, gaddag.accepts, gaddag.bases, gaddag.children
+    cells, cross_masks = line.cells, line.cross_masks
+    counts = list(rack.counts)
+    blanks = rack.blanks
+    held = 0
+    for letter, count in enumerate(counts):
+        if count:
+            held |= 1 << letter
+
+    def walk(pos: int, node: int) -> bool:
+        nonlocal blanks, held
+        mask = masks[node]
+        cell = cells[pos]
+        if cell >= 0:
+            options = mask & (1 << cell)
+        else:
+            options = mask & cross_masks[pos] & (ALL_LETTERS if blanks else held)
+        while options:
+            bit = options & -options
+            options ^= bit
+            letter = bit.bit_length() - 1
+            if pos == end:
+                if accepts[node] & bit:
+                    return True
+                continue
+            child = kids[bases[node] + (mask & (bit - 1)).bit_count()]
+            if pos == start:
+                child = gaddag.child(child, SEPARATOR)
+                if child < 0:
+                    continue
+            placed = cell < 0
+            real = placed and held & bit
+            if real:
+                counts[letter] -= 1
+                if not counts[letter]:
+                    held ^= bit
+            elif placed:
+                blanks -= 1
+            found = walk(pos + 1, child)
+            if real:
+                if not counts[letter]:
+                    held ^= bit
+                counts[letter] += 1
+            elif placed:
+                blanks += 1
+            if found:
+                return True
+        return False
+
+    return walk(start, gaddag.root)
+
+
+def _square(line: LineSquares, p: int, rack: RackSummary) -> tuple[int, int, Square]:
+    """A new tile's word multiplier and fixed cross value at ``p``, and its :data:`Square`."""
     lm, wm, cross_sum = line.letter_mult[p], line.word_mult[p], line.cross_sums[p]
+    allowed = line.cross_masks[p]
+    cap = max([rack.letter_values[letter] for letter in rack.letters if allowed >> letter & 1], default=0)
     if cross_sum < 0:
-        return wm, 0, (lm, 0)
-    return wm, cross_sum * wm, (lm, lm * wm)
+        return wm, 0, (lm, 0, cap)
+    return wm, cross_sum * wm, (lm, lm * wm, cap)
 
 
-def _left_spans(
-    line: LineSquares, anchor: int, rack_size: int, playable: int
-) -> list[tuple[int, int, int, int, int, list[tuple[int, int]]]]:
+def _left_spans(line: LineSquares, anchor: int, rack: RackSummary) -> list[Span]:
     """Every way the span can start, from the anchor leftwards, with its running totals."""
     cells, values = line.cells, line.values
-    mult, fixed, square = _square(line, anchor)
+    rack_size, playable = len(rack.tile_values), rack.playable
+    mult, fixed, square = _square(line, anchor, rack)
     squares = [square]
     used, board = 1, 0
     start = anchor
@@ -95,7 +182,7 @@ def _left_spans(
             continue
         if used >= rack_size or line.anchors[p] or not line.cross_masks[p] & playable:
             break
-        word_mult, cross_fixed, square = _square(line, p)
+        word_mult, cross_fixed, square = _square(line, p, rack)
         used += 1
         mult *= word_mult
         fixed += cross_fixed
@@ -104,14 +191,13 @@ def _left_spans(
     return spans
 
 
-def _right_spans(
-    line: LineSquares, anchor: int, rack_size: int, playable: int
-) -> list[tuple[int, int, int, int, int, list[tuple[int, int]]]]:
+def _right_spans(line: LineSquares, anchor: int, rack: RackSummary) -> list[Span]:
     """Every way the span can end, from the anchor rightwards (tiles right of the anchor only)."""
     cells, values = line.cells, line.values
+    rack_size, playable = len(rack.tile_values), rack.playable
     last = len(cells) - 1
     mult, fixed, used, board = 1, 0, 0, 0
-    squares: list[tuple[int, int]] = []
+    squares: list[Square] = []
     end = anchor
     spans = []
     while True:
@@ -126,7 +212,7 @@ def _right_spans(
             continue
         if used + 1 >= rack_size or not line.cross_masks[p] & playable:
             break
-        word_mult, cross_fixed, square = _square(line, p)
+        word_mult, cross_fixed, square = _square(line, p, rack)
         used += 1
         mult *= word_mult
         fixed += cross_fixed

@@ -78,7 +78,7 @@ class Lexicon:
     Build one with :meth:`load` (files, cache) or :meth:`from_words` (tests, in memory).
     """
 
-    __slots__ = ("_size", "digest", "gaddag", "name")
+    __slots__ = ("_anagrams", "_size", "digest", "gaddag", "name")
 
     def __init__(self, name: str, gaddag: Gaddag, size: int, digest: str) -> None:
         self.name = name
@@ -86,6 +86,7 @@ class Lexicon:
         self._size = size
         self.digest = digest
         """SHA-256 (hex) of the normalised list, one word per line with LF: identifies the lexicon."""
+        self._anagrams: frozenset[int] | None = None
 
     @classmethod
     def from_words(cls, words: Iterable[str], name: str = "custom") -> Lexicon:
@@ -128,6 +129,18 @@ class Lexicon:
         if use_cache:
             write_cache(cache_file, gaddag, len(words))
         return cls(label, gaddag, len(words), digest)
+
+    def long_anagram_keys(self) -> frozenset[int]:
+        """``hash`` of the sorted letters of every word of 7 letters or more, built on first use.
+
+        The top-move search asks it whether the rack plus some board letters can spell any
+        word at all before it trusts a bingo's bound. A hash collision only makes the answer
+        "maybe", which is safe. Building it reads the whole list back (about half a second for
+        ENABLE), once per process.
+        """
+        if self._anagrams is None:
+            self._anagrams = frozenset(hash("".join(sorted(word))) for word in self if len(word) >= 7)
+        return self._anagrams
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and self.gaddag.contains(word)

@@ -96,8 +96,14 @@ class LineSearch:
             if is_anchor:
                 self.from_anchor(anchor)
 
-    def from_anchor(self, anchor: int) -> None:
-        """Generate every move whose leftmost covered anchor is ``anchor``."""
+    def from_anchor(
+        self, anchor: int, *, leftmost: int = 0, rightmost: int = -1, max_tiles: int = 1 << 30
+    ) -> None:
+        """Generate every move whose leftmost covered anchor is ``anchor``.
+
+        The top-move search narrows the search to words within ``leftmost..rightmost`` (-1: the
+        end of the line) placing at most ``max_tiles`` tiles.
+        """
         gaddag = self.gaddag
         masks, accepts, bases, kids = gaddag.masks, gaddag.accepts, gaddag.bases, gaddag.children
         line = self.line
@@ -107,7 +113,7 @@ class LineSearch:
         letter_values = self.letter_values
         counts = self.counts
         blanks = self.blanks
-        rack_size = self.rack_size
+        rack_size = min(self.rack_size, max_tiles)
         floor = self.floor
         raise_floor = self.raise_floor
         found = self.found
@@ -117,6 +123,8 @@ class LineSearch:
             if count:
                 rack_bits |= 1 << letter
         last = len(cells) - 1
+        if rightmost < 0:
+            rightmost = last
         free_before, may_go_left, free_after = self.free_before, self.may_go_left, self.free_after
         word_ends_at_anchor = free_after[anchor]
         right_start = anchor + 1
@@ -140,7 +148,7 @@ class LineSearch:
             mask = masks[node]
             free = free_before[pos]
             ends_here = free and word_ends_at_anchor
-            go_left = may_go_left[pos]
+            go_left = may_go_left[pos] and pos > leftmost
             left_takes_tile = go_left and cells[pos - 1] < 0
             cell = cells[pos]
             if cell >= 0:
@@ -159,7 +167,7 @@ class LineSearch:
                     if (
                         free
                         and child_mask & sep_bit
-                        and anchor < last
+                        and anchor < rightmost
                         and (tiles < rack_size or not right_takes_tile)
                     ):
                         after = kids[bases[child] + (child_mask & sep_below).bit_count()]
@@ -180,7 +188,7 @@ class LineSearch:
             tiles += 1
             more = tiles < rack_size
             do_left = go_left and (more or not left_takes_tile)
-            do_right = free and anchor < last and (more or not right_takes_tile)
+            do_right = free and anchor < rightmost and (more or not right_takes_tile)
             while candidates:
                 bit = candidates & -candidates
                 candidates ^= bit
@@ -227,7 +235,7 @@ class LineSearch:
             nonlocal rack_bits, blanks
             mask = masks[node]
             free = free_after[pos]
-            go_right = pos < last
+            go_right = pos < rightmost
             next_takes_tile = go_right and cells[pos + 1] < 0
             cell = cells[pos]
             if cell >= 0:

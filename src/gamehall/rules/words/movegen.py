@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from gamehall.rules.words.board import Board, Direction
-from gamehall.rules.words.bounds import anchor_bound
 from gamehall.rules.words.gaddag import Gaddag
 from gamehall.rules.words.letters import BLANK, ENGLISH, LetterSet, parse_rack
 from gamehall.rules.words.lexicon import Lexicon
 from gamehall.rules.words.linesearch import LineSearch, LineSquares
 from gamehall.rules.words.moves import Move
+from gamehall.rules.words.topsearch import search_best_first
 
 ALL_LETTERS = (1 << 26) - 1
 
@@ -43,7 +43,7 @@ def generate_moves(
     board: Board, rack: str | Iterable[str], lexicon: Lexicon, letters: LetterSet = ENGLISH
 ) -> list[Move]:
     """Every legal move of ``rack`` on ``board``, best first (tie-break of :meth:`Move.sort_key`)."""
-    moves = _search(board, parse_rack(rack), lexicon.gaddag, letters, best_only=False)
+    moves = _search(board, parse_rack(rack), lexicon, letters, best_only=False)
     return moves
 
 
@@ -55,13 +55,14 @@ def best_move(
     On an empty symmetric board (the standard one) only across moves are searched: a down move
     scores the same as its mirror image, and the top is placed across (JDuplicate note §8.3).
     """
-    moves = _search(board, parse_rack(rack), lexicon.gaddag, letters, best_only=True)
+    moves = _search(board, parse_rack(rack), lexicon, letters, best_only=True)
     return moves[0] if moves else None
 
 
 def _search(
-    board: Board, rack: Sequence[str], gaddag: Gaddag, letters: LetterSet, *, best_only: bool
+    board: Board, rack: Sequence[str], lexicon: Lexicon, letters: LetterSet, *, best_only: bool
 ) -> list[Move]:
+    gaddag = lexicon.gaddag
     layout = board.layout
     height, width = layout.height, layout.width
     values = letters.letter_values
@@ -132,43 +133,11 @@ def _search(
             )
             placements.append((index, direction))
     if best_only:
-        _search_best_first(searches, rack, values, best_score)
+        search_best_first(searches, rack, values, best_score, lexicon.long_anagram_keys())
     else:
         for search in searches:
             search.run()
     return _to_moves(searches, placements, best_only, best_score[0])
-
-
-def _search_best_first(
-    searches: list[LineSearch], rack: Sequence[str], values: Sequence[int], best_score: list[int]
-) -> None:
-    """Search anchors in decreasing order of their score bound; stop below the best score found.
-
-    A move scoring the same as the best is still searched (the tie-break needs every top-scoring
-    move), so the loop stops only when a bound is strictly lower.
-    """
-    tile_values = sorted((0 if t == BLANK else values[ord(t) - 65] for t in rack), reverse=True)
-    playable = ALL_LETTERS if BLANK in rack else _rack_bits(rack)
-    queue = []
-    for number, search in enumerate(searches):
-        for anchor, is_anchor in enumerate(search.line.anchors):
-            if is_anchor:
-                bound = anchor_bound(search.line, anchor, tile_values, playable)
-                if bound >= 0:
-                    queue.append((bound, number, anchor))
-    queue.sort(reverse=True)
-    for bound, number, anchor in queue:
-        if bound < best_score[0]:
-            break
-        searches[number].from_anchor(anchor)
-
-
-def _rack_bits(rack: Sequence[str]) -> int:
-    bits = 0
-    for tile in rack:
-        if tile != BLANK:
-            bits |= 1 << (ord(tile) - 65)
-    return bits
 
 
 def _to_moves(
