@@ -70,7 +70,7 @@ def test_a_pick_one_round_from_picks_to_winner() -> None:
     first, second = pickers(table)
     card = hand_ids(table, first)[0]
     events = table.apply(first, Pick((card,)))
-    assert events == [CardPlayed(seat=first, audience=frozenset({0, 1, 2}) - {first})]
+    assert events == [CardPlayed(seat=first)]  # public: that a card was played, never which
     assert table.view(first)["my_submission"] == [card]
     assert table.view(second)["my_submission"] == []
     assert [s["done"] for s in table.view(None)["seats"]] == [s == first for s in range(3)]

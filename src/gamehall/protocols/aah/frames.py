@@ -63,8 +63,8 @@ def table_frames(event: Event, me: Seat | None) -> list[Frame]:
         return [frame("BDCS", event.text)]
     if isinstance(event, WhiteDealt):
         return [white_frame(event.card)]
-    if isinstance(event, CardPlayed):
-        return [frame("BLNK")]
+    if isinstance(event, CardPlayed):  # public, but the player's own client learns nothing new
+        return [] if event.seat == me else [frame("BLNK")]
     if isinstance(event, Points):
         return [frame("PNTS", event.name, str(event.points))]
     if isinstance(event, Revealed):

@@ -26,7 +26,7 @@ Points                  all / the rejoiner         ``PNTS<name>\\0<points>``
 WhiteDealt              the card's owner           ``WHTE<id>\\0<text>``
 RoundStarted            all / the rejoiner         ``RSTR``
 CzarAndBlack            all / the rejoiner         ``CZAR<czar name>``, ``BLCK<text>\\0<pick>``
-CardPlayed              other present seats        ``BLNK``
+CardPlayed              all                        ``BLNK`` (the player: nothing)
 Revealed                all / the rejoiner         ``REVL<id>\\0<text>[\\0<id>\\0<text>...]``
 RoundWon                all                        ``RWIN<name>\\0<id>``
 RoundVoid               all                        ``BDCS<text>``, ``RWIN`` (no arguments)
@@ -140,8 +140,8 @@ class CzarAndBlack(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardPlayed(Event):
-    """``seat`` played one card (``BLNK``), one event per accepted card. Its audience is the
-    other present seats: the player knows, and the card itself stays secret."""
+    """``seat`` played one card (``BLNK`` to every other seat), one event per accepted card.
+    That a card was played is public (spectators see the count grow); which card stays secret."""
 
     seat: Seat
 

@@ -95,12 +95,11 @@ def play_cards(table: TableState, rec: SeatRecord, cards: list[WhiteCard], out: 
     """Move checked cards from the hand to the submission, one ``BLNK`` each to the others."""
     rnd = table.round
     assert rnd is not None
-    others = table.present_seats() - {rec.seat}
     submission = rnd.submissions.setdefault(rec.seat, [])
     for card in cards:
         rec.hand.remove(card)
         submission.append(card)
-        out.append(CardPlayed(seat=rec.seat, audience=others))
+        out.append(CardPlayed(seat=rec.seat))
     if rnd.is_complete(rec.seat):
         rec.skips = 0
     check_pick_complete(table, out)
