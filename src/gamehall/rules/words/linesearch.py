@@ -21,6 +21,7 @@ from gamehall.rules.words.gaddag import SEPARATOR, Gaddag
 from gamehall.rules.words.moves import BINGO_BONUS, BINGO_TILES
 
 SEPARATOR_BIT = 1 << SEPARATOR
+ALL_LETTERS = (1 << 26) - 1
 _GLYPHS = [chr(65 + i) for i in range(26)]
 _BLANK_GLYPHS = [chr(97 + i) for i in range(26)]
 
@@ -129,6 +130,9 @@ class LineSearch:
         word_ends_at_anchor = free_after[anchor]
         right_start = anchor + 1
         right_takes_tile = anchor < last and cells[right_start] < 0
+        # What the first square right of the anchor accepts: its board letter, or its cross-check.
+        right_fixed = 1 << cells[right_start] if anchor < last and cells[right_start] >= 0 else 0
+        right_cross = cross_masks[right_start] if anchor < last else 0
         skip_single = self.skip_single_with_cross and cross_sums[anchor] >= 0
         sep_bit = SEPARATOR_BIT
         sep_below = SEPARATOR_BIT - 1
@@ -150,6 +154,9 @@ class LineSearch:
             ends_here = free and word_ends_at_anchor
             go_left = may_go_left[pos] and pos > leftmost
             left_takes_tile = go_left and cells[pos - 1] < 0
+            # What the square before accepts: its board letter, or its cross-check.
+            left_fixed = 1 << cells[pos - 1] if go_left and not left_takes_tile else 0
+            left_cross = cross_masks[pos - 1] if left_takes_tile else 0
             cell = cells[pos]
             if cell >= 0:
                 bit = 1 << cell
@@ -162,7 +169,12 @@ class LineSearch:
                     keep(main * mult + cross, pos, word, tiles)
                 child_mask = masks[child]
                 if child_mask:
-                    if go_left and (tiles < rack_size or not left_takes_tile):
+                    held = ALL_LETTERS if blanks else rack_bits
+                    if (
+                        go_left
+                        and (tiles < rack_size or not left_takes_tile)
+                        and child_mask & (left_fixed or left_cross & held)
+                    ):
                         left(pos - 1, child, word, main, mult, cross, tiles)
                     if (
                         free
@@ -171,7 +183,8 @@ class LineSearch:
                         and (tiles < rack_size or not right_takes_tile)
                     ):
                         after = kids[bases[child] + (child_mask & sep_below).bit_count()]
-                        right(right_start, after, word, main, mult, cross, tiles, pos)
+                        if masks[after] & (right_fixed or right_cross & held):
+                            right(right_start, after, word, main, mult, cross, tiles, pos)
                 return
             candidates = mask & cross_masks[pos]
             if not blanks:
@@ -207,11 +220,13 @@ class LineSearch:
                     if accepted:
                         keep(new_main * new_mult + new_cross, pos, new_word, tiles)
                     if child_mask:
-                        if do_left:
+                        held = ALL_LETTERS if blanks else rack_bits
+                        if do_left and child_mask & (left_fixed or left_cross & held):
                             left(pos - 1, child, new_word, new_main, new_mult, new_cross, tiles)
                         if do_right and child_mask & sep_bit:
                             after = kids[bases[child] + (child_mask & sep_below).bit_count()]
-                            right(right_start, after, new_word, new_main, new_mult, new_cross, tiles, pos)
+                            if masks[after] & (right_fixed or right_cross & held):
+                                right(right_start, after, new_word, new_main, new_mult, new_cross, tiles, pos)
                     if not counts[letter]:
                         rack_bits ^= bit
                     counts[letter] += 1
@@ -222,11 +237,13 @@ class LineSearch:
                     if accepted:
                         keep(main * new_mult + new_cross, pos, new_word, tiles)
                     if child_mask:
-                        if do_left:
+                        held = ALL_LETTERS if blanks else rack_bits
+                        if do_left and child_mask & (left_fixed or left_cross & held):
                             left(pos - 1, child, new_word, main, new_mult, new_cross, tiles)
                         if do_right and child_mask & sep_bit:
                             after = kids[bases[child] + (child_mask & sep_below).bit_count()]
-                            right(right_start, after, new_word, main, new_mult, new_cross, tiles, pos)
+                            if masks[after] & (right_fixed or right_cross & held):
+                                right(right_start, after, new_word, main, new_mult, new_cross, tiles, pos)
                     blanks += 1
 
         def right(
@@ -237,6 +254,9 @@ class LineSearch:
             free = free_after[pos]
             go_right = pos < rightmost
             next_takes_tile = go_right and cells[pos + 1] < 0
+            # What the next square accepts: its board letter, or its cross-check.
+            next_fixed = 1 << cells[pos + 1] if go_right and not next_takes_tile else 0
+            next_cross = cross_masks[pos + 1] if next_takes_tile else 0
             cell = cells[pos]
             if cell >= 0:
                 bit = 1 << cell
@@ -247,7 +267,12 @@ class LineSearch:
                 main += tile_values[pos]
                 if free and accepts[node] & bit:
                     keep(main * mult + cross, start, word, tiles)
-                if go_right and masks[child] and (tiles < rack_size or not next_takes_tile):
+                held = ALL_LETTERS if blanks else rack_bits
+                if (
+                    go_right
+                    and (tiles < rack_size or not next_takes_tile)
+                    and masks[child] & (next_fixed or next_cross & held)
+                ):
                     right(pos + 1, child, word, main, mult, cross, tiles, start)
                 return
             candidates = mask & cross_masks[pos]
@@ -270,7 +295,7 @@ class LineSearch:
                 letter = bit.bit_length() - 1
                 child = kids[base + (mask & (bit - 1)).bit_count()]
                 accepted = free and accept & bit
-                go_on = do_right and masks[child]
+                child_mask = masks[child] if do_right else 0
                 if rack_bits & bit:
                     counts[letter] -= 1
                     if not counts[letter]:
@@ -281,7 +306,7 @@ class LineSearch:
                     new_word = word + _GLYPHS[letter]
                     if accepted:
                         keep(new_main * new_mult + new_cross, start, new_word, tiles)
-                    if go_on:
+                    if child_mask & (next_fixed or next_cross & (ALL_LETTERS if blanks else rack_bits)):
                         right(pos + 1, child, new_word, new_main, new_mult, new_cross, tiles, start)
                     if not counts[letter]:
                         rack_bits ^= bit
@@ -292,7 +317,7 @@ class LineSearch:
                     new_word = word + _BLANK_GLYPHS[letter]
                     if accepted:
                         keep(main * new_mult + new_cross, start, new_word, tiles)
-                    if go_on:
+                    if child_mask & (next_fixed or next_cross & (ALL_LETTERS if blanks else rack_bits)):
                         right(pos + 1, child, new_word, main, new_mult, new_cross, tiles, start)
                     blanks += 1
 
