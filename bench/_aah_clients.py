@@ -32,6 +32,7 @@ JOIN_TIMEOUT_S = 20.0
 MAX_WINDOW_S = 120.0
 CONFIRM_GRACE_S = 1.0
 PARENT_TIMEOUT_S = 300.0
+PHASE_BUCKETS = 20
 
 
 @dataclass(slots=True)
@@ -50,6 +51,9 @@ class WindowResult:
     cpu_s: float = 0.0
     closed_bots: int = 0
     violations: list[str] = field(default_factory=list)
+    phase_counts: list[int] = field(default_factory=lambda: [0] * PHASE_BUCKETS)
+    """Actions by the time of the second they were sent in (50 ms buckets of the monotonic
+    clock, which all processes share): how synchronised the tables' rounds are."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +132,7 @@ def _window_actions(bots: list[AahWireBot], since: float, until: float) -> Windo
             if record.sent_at >= until:
                 continue
             result.actions += 1
+            result.phase_counts[int(record.sent_at % 1.0 * PHASE_BUCKETS) % PHASE_BUCKETS] += 1
             latency = record.latency
             if latency is None:
                 result.unconfirmed += 1

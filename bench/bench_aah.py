@@ -47,7 +47,6 @@ from _server_process import (
     CLIENT_CORE,
     SERVER_CORE,
     ChildServer,
-    Usage,
     echo_server,
     gamehall_server,
     machine_summary,
@@ -60,6 +59,8 @@ PING = b"PING\x03"  # answered with PONG\x03: the same 5-byte round trip as the 
 SEATS_PER_TABLE = 3
 MAX_TABLES = 1000  # the aah.max_tables ceiling of the settings schema
 MAX_DURATION_S = 60.0
+JOIN_BATCH = 12
+"""Bots joining at once: a larger batch can keep the server busy past the 1.5 s META grace."""
 SERVER_LIMITS = {
     # the per-connection input flood guard (50/s) would cut the saturating PING clients off
     "GAMEHALL_RATE_LIMIT_PER_S": "1000000",
@@ -96,14 +97,26 @@ class Row:
     p50_ms: float
     p99_ms: float
     server_cpu: float  # CPU seconds per wall second (1.0 = one core busy)
-    note: str = ""
+    client_cpu: float  # the same for all client processes together
 
     @property
     def per_cpu_second(self) -> float:
         return self.per_second / self.server_cpu if self.server_cpu > 0 else 0.0
 
 
-def _row_from_echo(what: str, result: EchoResult, before: Usage, after: Usage) -> Row:
+def round_trips(server: ChildServer, connections: int, duration: float, what: str) -> Row:
+    """Ping-pong ``PING`` frames on ``connections`` fresh connections to ``server`` (the CPU
+    shares cover the whole call, connecting included)."""
+    loop = _new_loop()
+    try:
+        before, client_before = server.usage(), time.process_time()
+        result: EchoResult = loop.run_until_complete(
+            measure_round_trips(server.port, connections=connections, duration=duration, message=PING)
+        )
+        after, client_after = server.usage(), time.process_time()
+    finally:
+        loop.close()
+    wall = after.at - before.at
     return Row(
         what,
         result.connections,
@@ -111,21 +124,8 @@ def _row_from_echo(what: str, result: EchoResult, before: Usage, after: Usage) -
         result.p50_us / 1000,
         result.p99_us / 1000,
         after.cpu_share_since(before),
+        (client_after - client_before) / wall if wall > 0 else 0.0,
     )
-
-
-def round_trips(server: ChildServer, connections: int, duration: float, what: str) -> Row:
-    """Ping-pong ``PING`` frames on ``connections`` fresh connections to ``server``."""
-    loop = _new_loop()
-    try:
-        before = server.usage()
-        result = loop.run_until_complete(
-            measure_round_trips(server.port, connections=connections, duration=duration, message=PING)
-        )
-        after = server.usage()
-    finally:
-        loop.close()
-    return _row_from_echo(what, result, before, after)
 
 
 @dataclass(slots=True)
@@ -138,6 +138,7 @@ class GameRun:
     server_cpu: float
     server_rss: int
     client_cpu: float
+    join_s: float
 
 
 def _merge(results: Sequence[WindowResult]) -> WindowResult:
@@ -155,6 +156,7 @@ def _merge(results: Sequence[WindowResult]) -> WindowResult:
         total.cpu_s += part.cpu_s
         total.closed_bots += part.closed_bots
         total.violations += part.violations
+        total.phase_counts = [a + b for a, b in zip(total.phase_counts, part.phase_counts, strict=True)]
     return total
 
 
@@ -171,18 +173,22 @@ def play_games(
         share = names[index::clients]
         core = CLIENT_CORE if pinned else None
         worker = context.Process(
-            target=bot_worker, args=(child_end, server.port, share, 150, 1000 + index, core), daemon=True
+            target=bot_worker,
+            args=(child_end, server.port, share, JOIN_BATCH, 1000 + index, core),
+            daemon=True,
         )
         worker.start()
         pipes.append(parent_end)
         workers.append(worker)
     try:
-        join_budget = 30.0 + len(names) / 50
+        join_budget = 60.0 + len(names) / 10
         joined, problems = 0, list[str]()
+        join_started = time.perf_counter()
         for pipe in pipes:
             message = _receive(pipe, join_budget)
             joined += message[1]
             problems += message[2]
+        join_s = time.perf_counter() - join_started
         time.sleep(warmup)
         before = server.usage()
         for pipe in pipes:
@@ -197,6 +203,7 @@ def play_games(
             after.cpu_share_since(before),
             after.rss,
             window.cpu_s / window.seconds if window.seconds else 0.0,
+            join_s,
         )
     finally:
         for worker in workers:
@@ -221,17 +228,18 @@ def game_rows(run: GameRun) -> list[Row]:
     both = sorted(window.pick_latencies + window.czpk_latencies)
     picks = sorted(window.pick_latencies)
     judged = sorted(window.czpk_latencies)
-    cpu = run.server_cpu
+    cpu, client = run.server_cpu, run.client_cpu
 
     def ms(values: list[float], fraction: float) -> float:
         return _percentile(values, fraction) * 1000
 
     confirmed = len(both)
+    bots = window.bots
     return [
-        Row("AAH actions (PICK+CZPK)", window.bots, confirmed / seconds, ms(both, 0.5), ms(both, 0.99), cpu),
-        Row("  PICK -> PONG probe", window.bots, len(picks) / seconds, ms(picks, 0.5), ms(picks, 0.99), cpu),
-        Row("  CZPK -> RWIN", window.bots, len(judged) / seconds, ms(judged, 0.5), ms(judged, 0.99), cpu),
-        Row("  frames delivered", window.bots, window.frames_received / seconds, 0.0, 0.0, cpu),
+        Row("AAH actions (PICK+CZPK)", bots, confirmed / seconds, ms(both, 0.5), ms(both, 0.99), cpu, client),
+        Row("  PICK -> PONG probe", bots, len(picks) / seconds, ms(picks, 0.5), ms(picks, 0.99), cpu, client),
+        Row("  CZPK -> RWIN", bots, len(judged) / seconds, ms(judged, 0.5), ms(judged, 0.99), cpu, client),
+        Row("  frames delivered", bots, window.frames_received / seconds, 0.0, 0.0, cpu, client),
     ]
 
 
@@ -242,7 +250,7 @@ def format_rows(title: str, rows: Sequence[Row], baseline: Row) -> str:
     """A fixed-width table; ``vs echo`` compares per second and per server CPU second."""
     header = (
         f"{'measure':<26} {'conns':>5} {'per s':>9} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'srv CPU':>8} {'per CPU-s':>9} {'vs echo':>7} {'vs echo/CPU':>11}"
+        f"{'srv CPU':>7} {'cli CPU':>7} {'per CPU-s':>9} {'vs echo':>7} {'vs echo/CPU':>11}"
     )
     lines = [title, header, "-" * len(header)]
     for row in rows:
@@ -251,7 +259,8 @@ def format_rows(title: str, rows: Sequence[Row], baseline: Row) -> str:
         ratio_cpu = row.per_cpu_second / baseline.per_cpu_second if baseline.per_cpu_second else 0.0
         lines.append(
             f"{row.what:<26} {row.connections:>5} {row.per_second:>9.0f} {latency} "
-            f"{row.server_cpu:>7.1%} {row.per_cpu_second:>9.0f} {ratio:>7.2f} {ratio_cpu:>11.2f}"
+            f"{row.server_cpu:>7.1%} {row.client_cpu:>7.1%} {row.per_cpu_second:>9.0f} "
+            f"{ratio:>7.2f} {ratio_cpu:>11.2f}"
         )
     return "\n".join(lines)
 
@@ -278,10 +287,15 @@ def run_games_part(tables: int, args: argparse.Namespace) -> None:
     )
     print(format_rows(title, [baseline, ping, *game_rows(run)], baseline))
     print(
-        f"joined {run.joined}/{connections}; table rounds/s {rounds_per_s:.0f}; "
-        f"unconfirmed {window.unconfirmed}; UNRG {window.unrg}; bots closed {window.closed_bots}; "
-        f"violations {len(window.violations)}; client CPU {run.client_cpu:.0%}; "
+        f"joined {run.joined}/{connections} in {run.join_s:.1f} s ({run.joined / run.join_s:.0f}/s); "
+        f"table rounds/s {rounds_per_s:.0f}; unconfirmed {window.unconfirmed}; UNRG {window.unrg}; "
+        f"bots closed {window.closed_bots}; violations {len(window.violations)}; "
         f"server RSS {run.server_rss / 2**20:.0f} MiB"
+    )
+    busiest = max(window.phase_counts) / window.actions if window.actions else 0.0
+    print(
+        f"busiest 50 ms of the second (monotonic clock) holds {busiest:.0%} of the actions "
+        "(5% if the rounds of the tables were spread evenly over the second)"
     )
     for problem in run.problems[:5] + window.violations[:5]:
         print(f"  ! {problem}")
