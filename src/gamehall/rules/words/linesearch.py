@@ -322,3 +322,107 @@ class LineSearch:
                     blanks += 1
 
         left(anchor, gaddag.root, "", 0, 1, 0, 0)
+
+    def fill_span(self, start: int, end: int) -> None:
+        """Generate every move whose word covers exactly ``start..end``, reading it forwards.
+
+        The top-move search uses it for seven-tile spans: with the word's ends fixed, the walk
+        (first letter, separator, then left to right) is far narrower than an anchor search.
+        """
+        gaddag = self.gaddag
+        masks, accepts, bases, kids = gaddag.masks, gaddag.accepts, gaddag.bases, gaddag.children
+        line = self.line
+        cells, tile_values, glyphs = line.cells, line.values, line.glyphs
+        cross_masks, cross_sums = line.cross_masks, line.cross_sums
+        letter_mult, word_mult = line.letter_mult, line.word_mult
+        letter_values = self.letter_values
+        counts = self.counts
+        blanks = self.blanks
+        rack_blanks = self.blanks
+        floor, raise_floor, found = self.floor, self.raise_floor, self.found
+        empties = [p for p in range(start, end + 1) if cells[p] < 0]
+        if not empties or len(empties) > self.rack_size:
+            return
+        if len(empties) == 1 and self.skip_single_with_cross and cross_sums[empties[0]] >= 0:
+            return
+        if not (start == 0 or cells[start - 1] < 0) or not (end == len(cells) - 1 or cells[end + 1] < 0):
+            return
+        rack_bits = 0
+        for letter, count in enumerate(counts):
+            if count:
+                rack_bits |= 1 << letter
+
+        def keep(score: int, word: str, tiles: int) -> None:
+            if tiles == BINGO_TILES:
+                score += BINGO_BONUS
+            if score >= floor[0]:
+                if raise_floor:
+                    floor[0] = score
+                found.append((score, start, word, rack_blanks - blanks))
+
+        root = gaddag.root
+
+        def next_node(node: int, bit: int) -> int:
+            """The node after ``bit`` out of ``node``; after the first letter, also the separator."""
+            child = kids[bases[node] + (masks[node] & (bit - 1)).bit_count()]
+            return gaddag.child(child, SEPARATOR) if node == root else child
+
+        def walk(pos: int, node: int, word: str, main: int, mult: int, cross: int, tiles: int) -> None:
+            nonlocal rack_bits, blanks
+            mask = masks[node]
+            cell = cells[pos]
+            last_square = pos == end
+            if cell >= 0:
+                bit = 1 << cell
+                if not mask & bit:
+                    return
+                word += glyphs[pos]
+                main += tile_values[pos]
+                if last_square:
+                    if accepts[node] & bit:
+                        keep(main * mult + cross, word, tiles)
+                    return
+                child = next_node(node, bit)
+                if child >= 0:
+                    walk(pos + 1, child, word, main, mult, cross, tiles)
+                return
+            candidates = mask & cross_masks[pos] & (ALL_LETTERS if blanks else rack_bits)
+            lm = letter_mult[pos]
+            wm = word_mult[pos]
+            new_mult = mult * wm
+            cross_sum = cross_sums[pos]
+            has_cross = cross_sum >= 0
+            tiles += 1
+            accept = accepts[node]
+            while candidates:
+                bit = candidates & -candidates
+                candidates ^= bit
+                letter = bit.bit_length() - 1
+                child = -1 if last_square else next_node(node, bit)
+                if not last_square and child < 0:
+                    continue
+                if last_square and not accept & bit:
+                    continue
+                if rack_bits & bit:
+                    counts[letter] -= 1
+                    if not counts[letter]:
+                        rack_bits ^= bit
+                    value = letter_values[letter] * lm
+                    new_cross = cross + (cross_sum + value) * wm if has_cross else cross
+                    if last_square:
+                        keep((main + value) * new_mult + new_cross, word + _GLYPHS[letter], tiles)
+                    else:
+                        walk(pos + 1, child, word + _GLYPHS[letter], main + value, new_mult, new_cross, tiles)
+                    if not counts[letter]:
+                        rack_bits ^= bit
+                    counts[letter] += 1
+                if blanks:
+                    blanks -= 1
+                    new_cross = cross + cross_sum * wm if has_cross else cross
+                    if last_square:
+                        keep(main * new_mult + new_cross, word + _BLANK_GLYPHS[letter], tiles)
+                    else:
+                        walk(pos + 1, child, word + _BLANK_GLYPHS[letter], main, new_mult, new_cross, tiles)
+                    blanks += 1
+
+        walk(start, gaddag.root, "", 0, 1, 0, 0)

@@ -5,7 +5,7 @@ Every anchor of every line gets the score bounds of the spans its moves may cove
 bound, and the search stops at the first anchor whose bound is strictly below the best score
 found (a tie must still be searched: the tie-break needs every top-scoring move). Within an
 anchor the search is confined to the squares and tile count of the spans that can still reach
-the best score.
+the best score, and each seven-tile span is filled on its own by a forward walk.
 
 The bingo bonus makes seven-tile spans the loosest bounds, so before a seven-tile span's bound is
 trusted it is checked: first whether the rack plus the span's board letters is an anagram of any
@@ -76,12 +76,19 @@ def search_best_first(
                 heapq.heappush(queue, (-max(spans)[0], number, anchor, spans, checked))
             continue
         hopeful = [span for span in spans if span[0] >= floor]
-        search.from_anchor(
-            anchor,
-            leftmost=min(span[1] for span in hopeful),
-            rightmost=max(span[2] for span in hopeful),
-            max_tiles=max(span[3] for span in hopeful),
-        )
+        # Seven-tile spans are filled one by one, reading forwards; the rest by an anchor search
+        # of at most six tiles, confined to their extent.
+        for span in hopeful:
+            if span[3] == BINGO_TILES:
+                search.fill_span(span[1], span[2])
+        shorter = [span for span in hopeful if span[3] < BINGO_TILES]
+        if shorter:
+            search.from_anchor(
+                anchor,
+                leftmost=min(span[1] for span in shorter),
+                rightmost=max(span[2] for span in shorter),
+                max_tiles=max(span[3] for span in shorter),
+            )
 
 
 def _bingo_fits(
