@@ -8,6 +8,7 @@ import random
 
 import pytest
 from mrjack_support import CONFIGS, random_game
+from recording_listener import RecordingListener
 
 from gamehall.bots.hall_bots import add_bots, make_policy
 from gamehall.bots.mrjack import MrJackPolicy
@@ -87,7 +88,7 @@ def test_unknown_style_is_refused() -> None:
 def test_two_hall_bots_play_a_whole_game_on_a_fake_clock(style: str) -> None:
     clock = FakeClock()
     hall = Hall(games={"mrjack": GAME_TYPE}, store=MemoryStore(), clock=clock, seed_source=lambda: 5)
-    host = hall.login("host", _Silent(), protocol="test")
+    host = hall.login("host", RecordingListener(), protocol="test")
     room = host.create_room("mrjack")
     add_bots(hall, room.room_id, 2, style, delay=0.1, seed=1)
     host.logout(dropped=False)
@@ -99,13 +100,3 @@ def test_two_hall_bots_play_a_whole_game_on_a_fake_clock(style: str) -> None:
     (record,) = hall.store.recent_rooms(game="mrjack")
     assert isinstance(record.result, dict) and record.result["termination"] == "normal"
     assert len(record.result["winners"]) == 1
-
-
-class _Silent:
-    def deliver(self, *args: object) -> None: ...
-
-    def hall_event(self, *args: object) -> None: ...
-
-    def ended(self, *args: object) -> None: ...
-
-    def disconnect(self, *args: object) -> None: ...

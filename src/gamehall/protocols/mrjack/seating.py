@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from gamehall.protocols._core import HallError, HallPort, RoomInfo, Session
-from gamehall.rules._core import JSON, RuleError, Seat
+from gamehall.rules._core import JSON, ConfigError, RuleError, Seat
 from gamehall.rules.mrjack.actions import Init
 
 log = logging.getLogger(__name__)
@@ -62,11 +62,13 @@ def roster_of(hall: HallPort) -> Roster:
 
 
 def server_option(hall: HallPort, key: str, default: JSON) -> JSON:
-    """A server option of this protocol (``wire_style``, ``max_games``) from the hall's Mr. Jack
-    defaults, or ``default`` when the game's settings do not carry it."""
+    """A server option of this protocol (``wire_style``, ``max_games``; note 11) from the hall's
+    Mr. Jack defaults (``[games.mrjack]``, ``--set mrjack.KEY=VALUE``), or ``default`` while the
+    game's settings do not carry it."""
     try:
         defaults: Mapping[str, JSON] = hall.game_defaults(GAME)
-    except HallError:
+    except (HallError, ConfigError) as exc:
+        log.warning("mrjack: no defaults from the hall (%s); %s=%r", exc, key, default)
         return default
     return defaults.get(key, default)
 
