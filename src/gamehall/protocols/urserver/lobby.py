@@ -1,0 +1,161 @@
+"""The UrServer games of one hall, by their wire names (note 4 and 5.1).
+
+A game is created by ``NEU`` (name, password, timeout) and lives in a hall room of game
+"ursuppe". The hall forgets a room once its game is over, but the UrServer keeps an ended game
+listed (status 2) while any connection is still in it, for the chat after the end; and it
+keeps a waiting game for 30 minutes after its last connection left. So the games are kept
+here, one :class:`UrLobby` per hall, shared by every UrServer connection of that hall.
+
+Player and spectator names are per game on the wire but unique per hall among users, so each
+connection logs in under a hall name of its own (its wire name, or with a ``~n`` suffix) and
+the game maps hall names back to wire names.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from gamehall.protocols._core import Cancellable, Clock, HallPort
+
+MAX_GAMES: Final = 50
+MAX_SPECTATORS: Final = 32
+WAITING_GAME_LINGER_S: Final = 1800.0
+"""A waiting game without any connection is removed after 30 minutes (note 4)."""
+
+
+class Member(Protocol):
+    """An UrServer connection inside a game, as the other connections reach it directly
+    (chat, and departures after the hall room is gone)."""
+
+    @property
+    def colour(self) -> int | None: ...
+
+    @property
+    def wire_name(self) -> str: ...
+
+    def send_lines(self, lines: Sequence[str]) -> None: ...
+
+
+@dataclass(eq=False, slots=True)
+class UrGame:
+    """One game as the UrServer lists it."""
+
+    name: str
+    players: int
+    password: str | None
+    timeout_ms: int
+    room_id: str | None = None
+    table: Any = None
+    """The engine table of the room (kept after the hall let the room go)."""
+    names: dict[str, str] = field(default_factory=dict)
+    """Hall user name (lower case) -> wire name, for players and spectators."""
+    members: list[Member] = field(default_factory=list)
+    spectators: list[Member] = field(default_factory=list)
+    ended: bool = False
+    linger: Cancellable | None = None
+
+    @property
+    def public(self) -> bool:
+        return self.password is None
+
+    @property
+    def started(self) -> bool:
+        return self.table is not None and bool(self.table.started)
+
+    @property
+    def status(self) -> int:
+        """0 waiting, 1 running, 2 ended (seed)."""
+        if self.ended or (self.table is not None and self.table.finished):
+            return 2
+        return 1 if self.started else 0
+
+    def seated(self) -> int:
+        return 0 if self.table is None else len(self.table.seat_names())
+
+    def wire_name_of(self, hall_name: str) -> str:
+        return self.names.get(hall_name.lower(), hall_name)
+
+    def seat_wire_name(self, seat: int) -> str | None:
+        if self.table is None:
+            return None
+        hall_name = self.table.seat_names().get(seat)
+        return None if hall_name is None else self.wire_name_of(hall_name)
+
+    def name_taken(self, wire_name: str) -> bool:
+        """Whether a player or spectator of this game already uses ``wire_name``."""
+        seated = set(self.table.seat_names().values()) if self.table is not None else set()
+        in_game = {self.wire_name_of(n) for n in seated} | {m.wire_name for m in self.spectators}
+        return wire_name in in_game
+
+    def everyone(self) -> list[Member]:
+        return [*self.members, *self.spectators]
+
+
+class UrLobby:
+    """Every UrServer game of one hall, in creation order."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.games: dict[str, UrGame] = {}
+        self._login_counter = 0
+
+    def add(self, game: UrGame) -> None:
+        self.games[game.name] = game
+        self._watch(game)
+
+    def find(self, name: str) -> UrGame | None:
+        return self.games.get(name)
+
+    def listed(self) -> list[UrGame]:
+        return list(self.games.values())
+
+    def next_login_suffix(self) -> int:
+        self._login_counter += 1
+        return self._login_counter
+
+    def detach(self, game: UrGame, member: Member) -> None:
+        """``member``'s connection left ``game``: an ended game with nobody left is removed,
+        a waiting one lingers (note 4)."""
+        if member in game.members:
+            game.members.remove(member)
+        if member in game.spectators:
+            game.spectators.remove(member)
+        self._watch(game)
+
+    def _watch(self, game: UrGame) -> None:
+        if game.everyone():
+            if game.linger is not None:
+                game.linger.cancel()
+                game.linger = None
+            return
+        if game.status == 2:
+            self.games.pop(game.name, None)
+        elif game.status == 0 and game.linger is None:
+            game.linger = self.clock.call_later(WAITING_GAME_LINGER_S, lambda: self._expire(game))
+
+    def _expire(self, game: UrGame) -> None:
+        game.linger = None
+        if not game.everyone() and game.status == 0 and self.games.get(game.name) is game:
+            del self.games[game.name]
+
+    def attach(self, game: UrGame, member: Member, *, spectator: bool) -> None:
+        (game.spectators if spectator else game.members).append(member)
+        self._watch(game)
+
+
+_LOBBIES: weakref.WeakKeyDictionary[Any, UrLobby] = weakref.WeakKeyDictionary()
+
+
+def lobby_of(hall: HallPort, clock: Clock) -> UrLobby:
+    """The one lobby of ``hall`` (created on first use)."""
+    lobby = _LOBBIES.get(hall)
+    if lobby is None:
+        lobby = UrLobby(clock)
+        _LOBBIES[hall] = lobby
+    return lobby
+
+
+Lookup = Callable[[str], UrGame | None]

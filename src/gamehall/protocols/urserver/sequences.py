@@ -1,0 +1,247 @@
+"""The login sequences of the lobby: NEU (4 lines), TEILNEHMEN (3), ZUSCHAUEN (2) (note 5.1).
+
+Each sequence checks its lines in order; the wrong next keyword is FEHLER 13, and any FEHLER
+ends the sequence (the dialogue then returns to the lobby). Names and passwords are cut after
+15 characters and then must use only ``a-z A-Z 0-9 _`` (13). The last line does the work:
+NEU registers the game (its hall room is created at once, so STATUS has a table to show),
+TEILNEHMEN takes a seat, ZUSCHAUEN starts watching.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Final
+
+from gamehall.protocols._core import HallError, Session
+from gamehall.protocols.urserver import render
+from gamehall.protocols.urserver.commands import Fehler
+from gamehall.protocols.urserver.lobby import MAX_GAMES, MAX_SPECTATORS, UrGame
+from gamehall.rules._core import RuleError
+
+if TYPE_CHECKING:
+    from gamehall.protocols.urserver.dialogue import UrDialogue
+
+NAME_LENGTH: Final = 15
+TIMEOUT_MIN_MS: Final = 100
+TIMEOUT_MAX_MS: Final = 3_600_000
+GAME: Final = "ursuppe"
+
+_INTEGER: Final = re.compile(r"-?[0-9]+")
+_NAME: Final = re.compile(r"[A-Za-z0-9_]+")
+
+
+def integer(token: str) -> int:
+    """A decimal integer parameter (FEHLER 14 otherwise)."""
+    if not _INTEGER.fullmatch(token):
+        raise Fehler(14)
+    return int(token)
+
+
+def checked_name(params: list[str]) -> str:
+    """A name or password parameter: exactly one token, cut after 15 characters, then only
+    the seed's characters (13)."""
+    if len(params) != 1:
+        raise Fehler(21)
+    name = params[0][:NAME_LENGTH]
+    if not _NAME.fullmatch(name):
+        raise Fehler(13)
+    return name
+
+
+def begin(d: UrDialogue, keyword: str, params: list[str]) -> None:
+    """The first line of a sequence, in the lobby."""
+    if len(params) != 1:
+        raise Fehler(21)
+    if keyword == "NEU":
+        players = integer(params[0])
+        if players not in (3, 4):
+            raise Fehler(4)
+        if len(d.lobby.games) >= MAX_GAMES:
+            raise Fehler(15)
+        sequence: Sequence = NewGame(players)
+    else:
+        game = d.lobby.find(params[0])
+        if game is None:
+            raise Fehler(27)
+        if keyword == "TEILNEHMEN":
+            if game.status == 2:
+                raise Fehler(26)
+            if game.started or game.seated() >= game.players:
+                raise Fehler(28)
+            sequence = Join(game)
+        else:
+            if game.status == 2:
+                raise Fehler(26)
+            if len(game.spectators) >= MAX_SPECTATORS:
+                raise Fehler(28)
+            sequence = Watch(game)
+    d.begin_sequence(sequence)
+
+
+class Sequence:
+    """One sequence in progress: the keywords still expected."""
+
+    expected: list[str]
+
+    def line(self, d: UrDialogue, keyword: str, params: list[str]) -> None:
+        if not self.expected or keyword != self.expected[0]:
+            raise Fehler(13)
+        self.expected.pop(0)
+        self.take(d, keyword, params)
+
+    def take(self, d: UrDialogue, keyword: str, params: list[str]) -> None:
+        raise Fehler(13)
+
+
+class NewGame(Sequence):
+    """``NEU n``, ``NAME spielname``, ``PASSWORT [passwort]``, ``TIMEOUT ms``."""
+
+    def __init__(self, players: int) -> None:
+        self.expected = ["NAME", "PASSWORT", "TIMEOUT"]
+        self.players = players
+        self.name = ""
+        self.password: str | None = None
+
+    def take(self, d: UrDialogue, keyword: str, params: list[str]) -> None:
+        if keyword == "NAME":
+            self.name = checked_name(params)
+            if d.lobby.find(self.name) is not None:
+                raise Fehler(16)
+        elif keyword == "PASSWORT":
+            self.password = checked_name(params) if params else None
+        else:
+            if len(params) != 1:
+                raise Fehler(21)
+            timeout = integer(params[0])
+            if not (timeout == 0 and not d.tournament) and not TIMEOUT_MIN_MS <= timeout <= TIMEOUT_MAX_MS:
+                raise Fehler(22)
+            self._create(d, timeout)
+
+    def _create(self, d: UrDialogue, timeout: int) -> None:
+        if d.lobby.find(self.name) is not None:
+            raise Fehler(16)
+        game = UrGame(self.name, self.players, self.password, timeout)
+        session = _login(d, f"urserver~{d.lobby.next_login_suffix()}")
+        try:
+            open_room(game, session)
+        finally:
+            session.logout(dropped=False)
+        d.lobby.add(game)
+        d.end_sequence()
+        d.send_lines([f"SPIEL_ANGEMELDET {self.name}"])
+
+
+class Join(Sequence):
+    """``TEILNEHMEN spielname``, ``PASSWORT passwort``, ``NAME spielerinName``."""
+
+    def __init__(self, game: UrGame) -> None:
+        self.expected = ["PASSWORT", "NAME"]
+        self.game = game
+
+    def take(self, d: UrDialogue, keyword: str, params: list[str]) -> None:
+        game = self.game
+        if keyword == "PASSWORT":
+            if len(params) > 1:
+                raise Fehler(21)
+            given = params[0][:NAME_LENGTH] if params else None
+            if game.password is not None and given != game.password:
+                raise Fehler(8)
+            return
+        name = checked_name(params)
+        if d.lobby.find(game.name) is not game:
+            raise Fehler(27)
+        if game.status == 2:
+            raise Fehler(26)
+        if game.started or game.seated() >= game.players:
+            raise Fehler(28)
+        if game.name_taken(name):
+            raise Fehler(16)
+        session, hall_name = _login_as(d, name)
+        d.end_sequence()
+        d.enter(game, session, hall_name, name, spectator=False)
+        try:
+            ensure_room(game, session)
+            session.join(str(game.room_id), game.password)
+        except (HallError, RuleError) as exc:
+            d.back_to_lobby()
+            raise Fehler(8 if isinstance(exc, HallError) and exc.code == "wrong_password" else 28) from None
+        d.set_spectators_seen(session.room(str(game.room_id)).info().spectators)
+
+
+class Watch(Sequence):
+    """``ZUSCHAUEN spielname``, ``NAME zuschauerinName``; then the STATUS and SPIELFELD blocks."""
+
+    def __init__(self, game: UrGame) -> None:
+        self.expected = ["NAME"]
+        self.game = game
+
+    def take(self, d: UrDialogue, keyword: str, params: list[str]) -> None:
+        game = self.game
+        name = checked_name(params)
+        if d.lobby.find(game.name) is not game:
+            raise Fehler(27)
+        if game.status == 2:
+            raise Fehler(26)
+        if len(game.spectators) >= MAX_SPECTATORS:
+            raise Fehler(28)
+        if game.name_taken(name):
+            raise Fehler(16)
+        session, hall_name = _login_as(d, name)
+        d.end_sequence()
+        d.enter(game, session, hall_name, name, spectator=True)
+        try:
+            ensure_room(game, session)
+            session.spectate(str(game.room_id), game.password)
+        except (HallError, RuleError):
+            d.back_to_lobby()
+            raise Fehler(28) from None
+        view = game.table.view(None)
+        d.send_lines([*d.status_block(game, view), *render.spielfeld_block(view)])
+
+
+# -- the hall side ------------------------------------------------------------------------------
+
+
+def _login(d: UrDialogue, hall_name: str) -> Session:
+    try:
+        return d.hall.login(hall_name, d, protocol="urserver")
+    except HallError:
+        raise Fehler(13) from None
+
+
+def _login_as(d: UrDialogue, wire_name: str) -> tuple[Session, str]:
+    """A hall login for this connection: the wire name, or with a ``~n`` suffix when another
+    game's player already uses it in this hall."""
+    candidate = wire_name
+    for _ in range(1000):
+        try:
+            return d.hall.login(candidate, d, protocol="urserver"), candidate
+        except HallError as exc:
+            if exc.code != "name_in_use":
+                raise Fehler(13) from None
+        candidate = f"{wire_name}~{d.lobby.next_login_suffix()}"
+    raise Fehler(13)
+
+
+def open_room(game: UrGame, session: Session) -> None:
+    """A new hall room for ``game``."""
+    try:
+        info = session.create_room(
+            GAME,
+            {"players": game.players, "timeout_ms": game.timeout_ms},
+            password=game.password,
+            title=game.name,
+            extra={"urserver_name": game.name},
+        )
+    except HallError:
+        raise Fehler(22) from None
+    game.room_id = info.room_id
+    game.table = session.room(info.room_id).game
+
+
+def ensure_room(game: UrGame, session: Session) -> None:
+    """The hall closes a room whose seats all emptied before the start; the waiting game
+    stays listed, so its next member opens a fresh room."""
+    live = {info.room_id for info in session.rooms(GAME)}
+    if game.room_id not in live:
+        open_room(game, session)
