@@ -1,0 +1,531 @@
+"""One cg connection: peng3dnet's connection setup, then the cg states over the hall (note §2-§5).
+
+The server calls :func:`make_dialogue` for every accepted TCP connection of the ``cg`` listener.
+
+L1 (peng3dnet, §2.1-§2.2)::
+
+    accept -> hello -> WAIT_TYPE --settype classic--> handshake -> WAIT_ACCEPT --accept--> L2
+                                 --settype ping-----> PING (64 -> 65, no handshake)
+                                 --other conntype---> closeconn unknownconntype
+
+L2 (cg, §3), never sent on the wire::
+
+    versioncheck --compatible--> auth --logged_in--> active <-> lobby <-> game_dk
+
+A packet outside its states, or with a key outside its set, is dropped and logged (§3); a
+refusal is a ``cg:status.message``. Bad bytes (bad length, AES flag, bad zlib, not msgpack, not a
+map) end the connection with ``closeconn{reason:"protocolerror"}``; an unknown packet id is only
+dropped. Lobby packets are handled in :mod:`.lobby_commands`, table packets in
+:mod:`.game_commands`; events of the table become packets in :mod:`.game_out`.
+
+Accounts: protocols stay sans-I/O, so the account store is given. The server sets the module
+global :data:`ACCOUNTS` (``gamehall.store.accounts.SqliteAccounts`` on the hall's database file)
+before it accepts connections; :func:`make_dialogue` reads it, and tests pass their own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+from gamehall.protocols._core import (
+    NEED_DATA,
+    Cancellable,
+    Clock,
+    CloseReason,
+    Delivery,
+    HallError,
+    HallPort,
+    ProtocolError,
+    Session,
+    Wire,
+)
+from gamehall.protocols.cg import game_commands, lobby_commands, registry
+from gamehall.protocols.cg.accounts import (
+    PROFILE_IMG_MAX,
+    Account,
+    Accounts,
+    valid_password,
+    valid_username,
+)
+from gamehall.protocols.cg.codec import CgCodec, Packet, check_serverbound, filter_for_vanilla, parse_uuid
+from gamehall.protocols.cg.game_out import GameTranslator
+from gamehall.protocols.cg.lobbies import Directory, directory_of
+from gamehall.rules._core import Event
+
+log = logging.getLogger(__name__)
+
+PENG3DNET_VERSION: Final = "0.1.3a0"
+PENG3DNET_RELEASE: Final = "0.1.3"
+PENG3DNET_PROTOVERSION: Final = 2
+CG_PROTOVERSION: Final = 1
+SERVER_SEMVER: Final = "0.3.2"
+PREAUTH_TIMEOUT_S: Final = 30.0
+IDLE_TIMEOUT_S: Final = 0.0
+"""No heartbeat exists at any layer (§2.5): the server's idle cut-off is off for cg; the
+pre-auth timeout and TCP keepalive find dead or stuck peers."""
+
+ACCOUNTS: Accounts | None = None
+"""The account store for connections made by :func:`make_dialogue` (set by the server)."""
+
+PING_INFO: dict[str, Any] = {"name": "gamehall", "visiblename": "gamehall", "slogan": "", "maxplayers": 0}
+"""The operator's ping-reply texts (§2.2, §8); the server may replace them."""
+
+
+class L1(enum.Enum):
+    WAIT_TYPE = "wait_type"
+    WAIT_ACCEPT = "wait_accept"
+    ACTIVE = "active"
+    PING = "ping"
+    CLOSED = "closed"
+
+
+STATES: Final[dict[str, tuple[str, ...]]] = {
+    "cg:version.check": ("versioncheck",),
+    "cg:auth.precheck": ("auth",),
+    "cg:auth": ("auth",),
+    "cg:status.user": ("auth", "active", "lobby", "game_dk"),
+    "cg:lobby.create": ("active",),
+    "cg:lobby.change": ("lobby",),
+    "cg:lobby.ready": ("lobby",),
+    "cg:lobby.invite": ("active", "lobby"),
+    "cg:lobby.invite.accept": ("active",),
+    "cg:lobby.kick": ("lobby",),
+    "cg:lobby.leave": ("lobby",),
+    "cg:game.load": ("lobby",),
+    "cg:game.start": ("game_dk",),
+    "cg:game.dk.announce": ("game_dk",),
+    "cg:game.dk.card.intent": ("game_dk",),
+    "cg:game.dk.complaint": ("game_dk",),
+    registry.CHAT: ("lobby", "game_dk"),
+}
+"""The states in which each serverbound L2 packet is accepted (§4)."""
+
+
+def make_dialogue(hall: HallPort, wire: Wire, clock: Clock) -> CgDialogue:
+    """The dialogue of one accepted cg connection (looked up by ``gamehall.server.app``)."""
+    if ACCOUNTS is None:
+        raise RuntimeError("gamehall.protocols.cg.dialogue.ACCOUNTS is not set")
+    return CgDialogue(hall, wire, clock, ACCOUNTS)
+
+
+class CgDialogue:
+    """The cg protocol for one TCP connection (see the module docstring)."""
+
+    def __init__(
+        self,
+        hall: HallPort,
+        wire: Wire,
+        clock: Clock,
+        accounts: Accounts,
+        *,
+        preauth_timeout_s: float = PREAUTH_TIMEOUT_S,
+        wall_time: Callable[[], float] = time.time,
+    ) -> None:
+        self.hall = hall
+        self.wire = wire
+        self.clock = clock
+        self.accounts = accounts
+        self.directory: Directory = directory_of(hall)
+        self.wall_time = wall_time
+        self.codec = CgCodec()
+        self.l1 = L1.WAIT_TYPE
+        self.state = "versioncheck"
+        self._flavor = "vanilla"
+        self.account: Account | None = None
+        self._session: Session | None = None
+        self.room_id: str | None = None
+        self.translator: GameTranslator | None = None
+        self.holding: list[Delivery] | None = None
+        self.chat_times: list[float] = []
+        self._preauth: Cancellable | None = clock.call_later(preauth_timeout_s, self._preauth_expired)
+        self._raw_send(registry.HELLO, {"version": PENG3DNET_VERSION, "protoversion": PENG3DNET_PROTOVERSION})
+
+    # ------------------------------------------------------------------ Peer (lobbies)
+
+    @property
+    def account_uuid(self) -> str:
+        return "" if self.account is None else self.account.uuid
+
+    @property
+    def username(self) -> str:
+        return "" if self.account is None else self.account.username
+
+    @property
+    def flavor(self) -> str:
+        return self._flavor
+
+    @property
+    def session(self) -> Session | None:
+        return self._session
+
+    def in_state(self) -> str:
+        return self.state
+
+    def send_packet(self, packet: Packet) -> None:
+        """Send an L2 packet, filtered for this connection's flavor (§3 rule 3)."""
+        if self.l1 is not L1.ACTIVE:
+            return
+        if self._flavor == "vanilla":
+            if packet.name.startswith("gamehall:") or packet.name == "cg:game.save":
+                return
+            if packet.name == "cg:status.message" and str(packet.body.get("message", "")).startswith(
+                "gamehall:"
+            ):
+                return
+            if packet.name == "cg:game.dk.complaint" and "verdict" in packet.body:
+                packet = Packet(packet.name, {k: packet.body[k] for k in ("accused", "type")})
+            filtered = filter_for_vanilla(packet)
+            if filtered is None:
+                return
+            packet = filtered
+        self.wire.send(self.codec.encode(packet))
+
+    def status(self, message: str, data: dict[str, Any] | None = None, *, kind: str = "warn") -> None:
+        """A ``cg:status.message`` (refusals are ``warn``, information ``notice``)."""
+        self.send_packet(Packet("cg:status.message", {"type": kind, "message": message, "data": data or {}}))
+
+    def _raw_send(self, name: str, body: dict[str, Any]) -> None:
+        self.wire.send(self.codec.encode(Packet(name, body)))
+
+    # ------------------------------------------------------------------ closing
+
+    def close(self, reason: str | None) -> None:
+        """closeconn with ``reason``, then close after the flush; input is discarded after."""
+        if self.l1 is L1.CLOSED:
+            return
+        self._raw_send(registry.CLOSECONN, {"reason": reason})
+        self.l1 = L1.CLOSED
+        self._cancel_preauth()
+        self.wire.close()
+
+    def _preauth_expired(self) -> None:
+        self._preauth = None
+        if self.state in ("versioncheck", "auth") and self.l1 is not L1.CLOSED:
+            self.close("timeout")
+
+    def _cancel_preauth(self) -> None:
+        if self._preauth is not None:
+            self._preauth.cancel()
+            self._preauth = None
+
+    # ------------------------------------------------------------------ Dialogue: input
+
+    @property
+    def closed(self) -> bool:
+        return self.l1 is L1.CLOSED
+
+    def data_received(self, data: bytes) -> None:
+        if self.closed:
+            return
+        self.codec.receive_data(data)
+        while not self.closed:
+            try:
+                packet = self.codec.next_message()
+            except ProtocolError as exc:
+                if exc.code == "unknown_packet":
+                    log.info("cg %s: dropped: %s", self.wire.peer, exc.reason)
+                    continue
+                log.info("cg %s: protocol error: %s", self.wire.peer, exc.reason)
+                self.close("protocolerror")
+                return
+            if packet is NEED_DATA:
+                return
+            self._handle(packet)
+
+    def connection_lost(self) -> None:
+        self.l1 = L1.CLOSED
+        self._cancel_preauth()
+        self._leave_hall(dropped=True)
+
+    def _leave_hall(self, *, dropped: bool) -> None:
+        session, self._session = self._session, None
+        if self.account is not None and self.directory.online.get(self.account.uuid) is self:
+            del self.directory.online[self.account.uuid]
+        if session is None:
+            return
+        in_game = self.state == "game_dk"
+        if not in_game:
+            lobby_commands.drop_from_lobby(self)
+        with contextlib.suppress(HallError):
+            session.logout(dropped=dropped and in_game)
+
+    def _handle(self, packet: Packet) -> None:
+        if packet.name == registry.CLOSECONN:
+            self.l1 = L1.CLOSED
+            self._cancel_preauth()
+            self.wire.close()
+            self._leave_hall(dropped=True)
+            return
+        if self.l1 is L1.WAIT_TYPE:
+            self._settype(packet)
+        elif self.l1 is L1.WAIT_ACCEPT:
+            if packet.name == registry.HANDSHAKE_ACCEPT:
+                self.l1 = L1.ACTIVE
+            else:
+                log.info("cg %s: %s before the handshake was accepted: dropped", self.wire.peer, packet.name)
+        elif self.l1 is L1.PING:
+            if packet.name == "ping":
+                self._raw_send("pong", self._pong(packet.body))
+        elif self.l1 is L1.ACTIVE:
+            self._handle_l2(packet)
+
+    def _settype(self, packet: Packet) -> None:
+        if packet.name != registry.SETTYPE:
+            log.info("cg %s: %s before settype: dropped", self.wire.peer, packet.name)
+            return
+        conntype = packet.body.get("conntype", "classic")
+        if conntype == "classic":
+            self._raw_send(
+                registry.HANDSHAKE,
+                {
+                    "version": PENG3DNET_VERSION,
+                    "protoversion": PENG3DNET_PROTOVERSION,
+                    "registry": dict(registry.REGISTRY),
+                },
+            )
+            self.l1 = L1.WAIT_ACCEPT
+        elif conntype == "ping":
+            self.codec.use_ids({registry.PING_ID: "ping", registry.PONG_ID: "pong", 16: registry.CLOSECONN})
+            self.l1 = L1.PING
+        else:
+            self.close("unknownconntype")
+
+    def _pong(self, request: dict[str, Any]) -> dict[str, Any]:
+        players = sorted(peer.username for peer in self.directory.online.values())
+        return {
+            "oldmsg": request,
+            **PING_INFO,
+            "playercount": len(players),
+            "playerlist": players,
+            "canlogon": True,
+            "version": CG_PROTOVERSION,
+            "flavor": "vanilla",
+            "flavors": list(registry.FLAVORS),
+            "timestamp": self.wall_time(),
+            "peng3dnet": {
+                "version": PENG3DNET_VERSION,
+                "release": PENG3DNET_RELEASE,
+                "protoversion": PENG3DNET_PROTOVERSION,
+            },
+        }
+
+    def _handle_l2(self, packet: Packet) -> None:
+        states = STATES.get(packet.name)
+        if states is None or self.state not in states:
+            log.info("cg %s: %s in state %s: dropped", self.wire.peer, packet.name, self.state)
+            return
+        problem = check_serverbound(packet)
+        if problem is not None:
+            log.info("cg %s: dropped: %s", self.wire.peer, problem)
+            return
+        try:
+            self._dispatch(packet)
+        except HallError as exc:
+            log.info("cg %s: %s refused by the hall: %s", self.wire.peer, packet.name, exc.reason)
+
+    def _dispatch(self, packet: Packet) -> None:
+        name, body = packet.name, packet.body
+        if name == "cg:version.check":
+            self._version_check(body)
+        elif name == "cg:auth.precheck":
+            self._precheck(body)
+        elif name == "cg:auth":
+            self._auth(body)
+        elif name == "cg:status.user":
+            self._status_user(body)
+        elif name.startswith("cg:lobby.") or name == "cg:game.load":
+            lobby_commands.handle(self, name, body)
+        elif name == registry.CHAT:
+            lobby_commands.chat(self, body)
+        else:
+            game_commands.handle(self, name, body)
+
+    # ------------------------------------------------------------------ version and auth
+
+    def _version_check(self, body: dict[str, Any]) -> None:
+        flavor = body["flavor"]
+        compatible = body["protoversion"] == CG_PROTOVERSION and flavor in registry.FLAVORS
+        reply: dict[str, Any] = {
+            "protoversion": CG_PROTOVERSION,
+            "semver": SERVER_SEMVER,
+            "flavor": flavor if compatible else "vanilla",
+            "compatible": compatible,
+        }
+        if not compatible:
+            self._raw_send("cg:version.check", reply)
+            self.close("versionmismatch")
+            return
+        if flavor == "gamehall":
+            reply["extensions"] = dict(registry.EXTENSIONS)
+            self.codec.use_ids(registry.ids_for("gamehall"))
+        self._flavor = flavor
+        self._raw_send("cg:version.check", reply)
+        self.state = "auth"
+
+    def _precheck(self, body: dict[str, Any]) -> None:
+        username = body["username"]
+        name = username if isinstance(username, str) else ""
+        self.send_packet(
+            Packet(
+                "cg:auth.precheck",
+                {
+                    "username": name,
+                    "valid": valid_username(name),
+                    "exists": bool(name) and self.accounts.find(name) is not None,
+                    "key": "",
+                },
+            )
+        )
+
+    def _auth_reply(self, **body: Any) -> None:
+        self.send_packet(Packet("cg:auth", body))
+
+    def _auth(self, body: dict[str, Any]) -> None:
+        username, password = body["username"], body["pwd"]
+        if not isinstance(username, str) or not isinstance(password, str):
+            self._auth_reply(status="wrong_credentials")
+            return
+        if body.get("create") is True:
+            if not self.accounts.allow_new:
+                self._auth_reply(status="register_disabled", username=username)
+                return
+            if not valid_username(username) or not valid_password(password):
+                self._auth_reply(status="wrong_credentials")
+                return
+            if self.accounts.create(username, password) is None:
+                self._auth_reply(status="user_exists", username=username)
+                return
+        account = self.accounts.verify(username, password)
+        if account is None:
+            self._auth_reply(status="wrong_credentials")
+            return
+        if account.blocked:
+            self._auth_reply(status="blocked", username=account.username)
+            return
+        self._log_in(account)
+
+    def _log_in(self, account: Account) -> None:
+        older = self.directory.online.get(account.uuid)
+        if older is not None and isinstance(older, CgDialogue):
+            older.replaced()
+        try:
+            session = self.hall.login(account.username, self, protocol="cg", resume_without_token=True)
+        except HallError as exc:
+            log.info("cg %s: hall login of %s refused: %s", self.wire.peer, account.username, exc.reason)
+            self._auth_reply(status="wrong_credentials")
+            return
+        self.account, self._session = account, session
+        self.directory.online[account.uuid] = self
+        self.directory.seat_uuids[account.username.lower()] = account.uuid
+        self._cancel_preauth()
+        self.send_packet(lobby_commands.user_status(self, account))
+        self._auth_reply(
+            status="logged_in",
+            username=account.username,
+            uuid=account.uuid,
+            pwd="",
+            serverid=self.accounts.server_id(),
+        )
+        self.state = "active"
+        game_commands.rejoin(self)
+
+    def replaced(self) -> None:
+        """A newer login of the same account: close this one (``otherlogin``), keep any seat."""
+        self.close("otherlogin")
+        if self.account is not None and self.directory.online.get(self.account.uuid) is self:
+            del self.directory.online[self.account.uuid]
+        session, self._session = self._session, None
+        if session is not None and self.state != "game_dk":
+            lobby_commands.drop_from_lobby(self)
+        if session is not None:
+            with contextlib.suppress(HallError):
+                session.logout(dropped=True)
+
+    # ------------------------------------------------------------------ status.user
+
+    def _status_user(self, body: dict[str, Any]) -> None:
+        if self.account is None:
+            return
+        wanted = parse_uuid(body.get("uuid"))
+        if wanted is not None and wanted == self.account.uuid and set(body) - {"uuid", "status"}:
+            self._update_self(body)
+            return
+        found: Account | None = None
+        if wanted is not None:
+            found = self.accounts.get(wanted)
+        elif isinstance(body.get("username"), str):
+            found = self.accounts.find(body["username"])
+        if found is not None:
+            self.send_packet(lobby_commands.user_status(self, found))
+            return
+        bot = lobby_commands.bot_status(self, wanted)
+        if bot is not None:
+            self.send_packet(bot)
+        elif self._flavor == "gamehall":
+            asked = {"uuid": wanted} if wanted is not None else {"username": body.get("username")}
+            self.send_packet(Packet("cg:status.user", {**asked, "status": "notexist"}))
+
+    def _update_self(self, body: dict[str, Any]) -> None:
+        assert self.account is not None
+        me = self.account.uuid
+        if "username" in body:
+            name = body["username"]
+            if not isinstance(name, str) or not valid_username(name) or not self.accounts.rename(me, name):
+                self.status("cg:msg.status.user.username_not_available")
+                return
+        if "profile_img" in body:
+            img = body["profile_img"]
+            if not isinstance(img, str) or not img:
+                self.status("cg:msg.status.user.empty_img")
+                return
+            if len(img) > PROFILE_IMG_MAX:
+                self.status("cg:msg.status.user.img_name_long")
+                return
+            self.accounts.set_profile_img(me, img)
+        if "pwd" in body:
+            pair = body["pwd"]
+            ok = (
+                isinstance(pair, list)
+                and len(pair) == 2
+                and all(isinstance(p, str) for p in pair)
+                and valid_password(pair[1])
+                and self.accounts.change_password(me, pair[0], pair[1])
+            )
+            if not ok:
+                self.status("cg:msg.status.user.wrong_pwd")
+                return
+        updated = self.accounts.get(me)
+        if updated is not None:
+            self.account = updated
+            self.send_packet(lobby_commands.user_status(self, updated))
+
+    # ------------------------------------------------------------------ Listener (hall)
+
+    def deliver(self, room_id: str, delivery: Delivery) -> None:
+        if room_id != self.room_id:
+            return
+        if self.holding is not None:
+            self.holding.append(delivery)
+            return
+        game_commands.deliver(self, delivery.event)
+
+    def hall_event(self, event: Event) -> None:
+        return None  # cg has no hall-wide chat or notices on the wire
+
+    def ended(self, room_id: str, reason: CloseReason, text: str) -> None:
+        if room_id == self.room_id:
+            game_commands.game_over(self, None)
+
+    def disconnect(self, reason: CloseReason, text: str) -> None:
+        self._session = None
+        if reason is CloseReason.REPLACED:
+            self.close("otherlogin")
+        elif reason is CloseReason.SHUTDOWN:
+            self.close("servershutdown")
+        else:
+            self.close(None)

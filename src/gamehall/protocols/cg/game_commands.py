@@ -1,0 +1,349 @@
+"""The ``game_dk`` state of one cg connection: the game start, table packets in, events out
+(note §4.3, §4.4, §5, §7).
+
+The start: the lobby's first human creates a hall room of game ``doppelkopf`` with the lobby's
+rules; then every member takes a seat in ``user_order`` (humans with their own session, bots as
+hall bots). While that runs, each human connection *holds* the room's deliveries and releases
+them once every seat is taken, so the first ``game.start`` already knows all four uuids.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from gamehall.protocols._core import HallError
+from gamehall.protocols.cg import game_in, gamerules, lobby_commands
+from gamehall.protocols.cg.codec import Packet, parse_uuid
+from gamehall.protocols.cg.game_out import GameTranslator, summaries
+from gamehall.protocols.cg.lobbies import Lobby
+from gamehall.rules._core import Action, Event, RuleError, Seat
+from gamehall.rules.doppelkopf import events as ev
+from gamehall.rules.doppelkopf.actions import Accuse, CancelAccusation, PickMove
+
+if TYPE_CHECKING:
+    from gamehall.protocols.cg.dialogue import CgDialogue
+
+log = logging.getLogger(__name__)
+
+GAME = "doppelkopf"
+
+
+def game_id_of(room_id: str) -> str:
+    return uuid.uuid5(uuid.NAMESPACE_URL, f"gamehall:{room_id}").hex
+
+
+# ------------------------------------------------------------------------------ start
+
+
+def start_game(conn: CgDialogue, lobby: Lobby) -> None:
+    """All four are ready: make the room and seat everybody (see the module docstring)."""
+    humans = [m for m in (lobby.members[uid] for uid in lobby.order) if m.peer is not None]
+    peers = [m.peer for m in humans]
+    dialogues = [p for p in peers if isinstance(p, type(conn))]
+    if not dialogues or any(d.session is None for d in dialogues):
+        return
+    settings = gamerules.engine_settings(lobby.rules)
+    downgraded = settings.get("misplay") == "penalize" and any(d.flavor == "vanilla" for d in dialogues)
+    if downgraded:
+        settings["misplay"] = "refuse"
+    creator = dialogues[0]
+    assert creator.session is not None
+    try:
+        info = creator.session.create_room(GAME, settings, title=f"cg lobby {lobby.lobby_id[:8]}")
+    except HallError as exc:
+        log.warning("cg lobby %s: room refused: %s", lobby.lobby_id, exc.reason)
+        conn.status("cg:msg.lobby.start_failed")
+        return
+    lobby.room_id = info.room_id
+    for dialogue in dialogues:
+        dialogue.room_id = info.room_id
+        dialogue.holding = []
+    try:
+        for uid in lobby.order:
+            member = lobby.members[uid]
+            if member.peer is None:
+                lobby_commands.seat_bots(conn, lobby, info.room_id, member)
+            else:
+                owner = next(d for d in dialogues if d.account_uuid == uid)
+                assert owner.session is not None
+                owner.session.join(info.room_id)
+    except (HallError, RuleError) as exc:
+        log.warning("cg lobby %s: seating failed: %s", lobby.lobby_id, exc)
+        _undo_start(dialogues, lobby, info.room_id)
+        conn.status("cg:msg.lobby.start_failed")
+        return
+    for dialogue in dialogues:
+        if downgraded and dialogue.flavor == "gamehall":
+            dialogue.status("gamehall:msg.game.dk.misplay_downgraded", kind="notice")
+        release(dialogue)
+
+
+def _undo_start(dialogues: list[CgDialogue], lobby: Lobby, room_id: str) -> None:
+    lobby.room_id = None
+    for dialogue in dialogues:
+        dialogue.holding = None
+        dialogue.room_id = None
+        if dialogue.session is not None:
+            with contextlib.suppress(HallError):
+                dialogue.session.leave(room_id)
+
+
+def release(conn: CgDialogue) -> None:
+    """Deliver what was held during the start, now that every seat is known."""
+    held, conn.holding = conn.holding or [], None
+    for delivery in held:
+        deliver(conn, delivery.event)
+
+
+def _seat_names(conn: CgDialogue) -> list[str]:
+    if conn.session is None or conn.room_id is None:
+        return []
+    view = conn.session.room(conn.room_id).game.view(None)
+    return [str(seat.get("name") or "") for seat in view["seats"]]
+
+
+def _translator(conn: CgDialogue) -> GameTranslator:
+    if conn.translator is None:
+        names = _seat_names(conn)
+        directory = conn.directory
+        seat = None
+        if conn.session is not None and conn.room_id is not None:
+            seat = conn.session.seat_in(conn.room_id)
+
+        def uuid_of(s: Seat) -> str:
+            return directory.uuid_for_name(names[s]) if 0 <= s < len(names) else ""
+
+        conn.translator = GameTranslator(seat, uuid_of)
+    return conn.translator
+
+
+def _view(conn: CgDialogue, seat: Seat | None) -> dict[str, Any]:
+    assert conn.session is not None and conn.room_id is not None
+    view = conn.session.room(conn.room_id).game.view(seat)
+    assert isinstance(view, dict)
+    return view
+
+
+def game_start_packet(conn: CgDialogue) -> Packet:
+    translator = _translator(conn)
+    view = _view(conn, translator.seat)
+    return Packet(
+        "cg:game.start",
+        {
+            "game_type": GAME,
+            "game_id": game_id_of(conn.room_id or ""),
+            "player_list": [translator.uuid_of(s) for s in range(4)],
+            "game_summaries": summaries(view),
+            "gamerules": gamerules.for_flavor(gamerules.wire_rules(view["rules"]), conn.flavor),
+        },
+    )
+
+
+# ------------------------------------------------------------------------------ events out
+
+
+def deliver(conn: CgDialogue, event: Event) -> None:
+    if isinstance(event, ev.GameStarted):
+        conn.translator = None
+        conn.state = "game_dk"
+        conn.send_packet(game_start_packet(conn))
+        return
+    if conn.state != "game_dk":
+        return
+    for packet in _translator(conn).packets(event):
+        conn.send_packet(packet)
+    if isinstance(event, ev.GameEnded):
+        game_over(conn, event.reason)
+
+
+def game_over(conn: CgDialogue, reason: str | None) -> None:
+    """The table is over (``reason`` from the engine, or ``None`` when the room just closed)."""
+    if conn.state != "game_dk":
+        conn.room_id = None
+        return
+    if reason in ("cancel", "left") or reason is None:
+        conn.status("cg:msg.game.cancel", kind="notice")
+    elif reason == "penalty_abort":
+        conn.status("gamehall:msg.game.dk.penalty_abort", kind="notice")
+    conn.send_packet(Packet("cg:game.end", {"next_state": "lobby"}))
+    conn.state = "lobby"
+    conn.translator = None
+    conn.room_id = None
+    lobby = conn.directory.lobby_for(conn.account_uuid)
+    if lobby is None:
+        conn.state = "active"
+        return
+    lobby.room_id = None
+    for member in lobby.members.values():
+        if member.peer is not None:
+            member.ready = False
+    conn.send_packet(
+        Packet("cg:lobby.change", {"users": {u: lobby.user_entry(m) for u, m in lobby.members.items()}})
+    )
+
+
+# ------------------------------------------------------------------------------ packets in
+
+
+def handle(conn: CgDialogue, name: str, body: dict[str, Any]) -> None:
+    if name == "cg:game.start":
+        return  # "I have created all cards": we deal without waiting (delays are 0)
+    if conn.session is None or conn.room_id is None:
+        return
+    seat = conn.session.seat_in(conn.room_id)
+    if seat is None:
+        log.info("cg %s: %s without a seat: dropped", conn.wire.peer, name)
+        return
+    view = _view(conn, seat)
+    try:
+        action = _action(conn, name, body, seat, view)
+    except game_in.Dropped as exc:
+        log.info("cg %s: %s dropped: %s", conn.wire.peer, name, exc)
+        return
+    except game_in.Refused as exc:
+        conn.status(exc.message)
+        return
+    try:
+        conn.session.act(conn.room_id, action)
+    except RuleError as exc:
+        if exc.code == "complaint.disabled" and conn.flavor == "vanilla":
+            return
+        conn.status(game_in.refusal_key(exc.code))
+
+
+def _action(conn: CgDialogue, name: str, body: dict[str, Any], seat: Seat, view: dict[str, Any]) -> Action:
+    rnd = view.get("round") or {}
+    if name == "cg:game.dk.announce":
+        return game_in.announce(body)
+    if name == "cg:game.dk.card.intent":
+        hand = {card["id"] for card in rnd.get("hand", [])}
+        return game_in.card_intent(body, hand.__contains__)
+    translator = _translator(conn)
+    seats = {translator.uuid_of(s): s for s in range(4)}
+    action = game_in.complaint(body, seats.get)
+    if view["rules"].get("misplay") != "penalize":
+        raise game_in.Refused("gamehall:msg.game.dk.complaint.disabled")
+    if isinstance(action, (PickMove, CancelAccusation)):
+        pending = rnd.get("complaint")
+        accused = seats.get(parse_uuid(body["accused"]) or "")
+        if pending is None or pending["accused"] != accused or pending["kind"] != body["type"]:
+            raise game_in.Refused("gamehall:msg.game.dk.complaint.invalid_move")
+    elif isinstance(action, Accuse) and rnd.get("complaint") is not None:
+        raise game_in.Refused("gamehall:msg.game.dk.complaint.busy")
+    return action
+
+
+# ------------------------------------------------------------------------------ rejoin
+
+
+def rejoin(conn: CgDialogue) -> None:
+    """After a login: if this account holds a seat in a running game, take it back (§5.2)."""
+    lobby = conn.directory.lobby_for(conn.account_uuid)
+    if lobby is None or lobby.room_id is None or conn.session is None:
+        return
+    member = lobby.members.get(conn.account_uuid)
+    if member is None:
+        return
+    room_id = lobby.room_id
+    rules = conn.session.room(room_id).game.view(None)["rules"]
+    if conn.flavor == "vanilla" and rules.get("misplay") == "penalize":
+        return
+    member.peer = conn
+    conn.state = "lobby"
+    conn.send_packet(Packet("cg:lobby.join", {"lobby": lobby.lobby_id}))
+    for other in lobby.members.values():
+        conn.send_packet(lobby_commands.member_status(other))
+    conn.send_packet(lobby.full_change(conn.flavor))
+    conn.room_id = room_id
+    conn.holding = []
+    try:
+        conn.session.join(room_id)
+    except (HallError, RuleError) as exc:
+        log.info("cg %s: rejoin refused: %s", conn.wire.peer, exc)
+        conn.holding = None
+        conn.room_id = None
+        return
+    conn.holding = None
+    conn.translator = None
+    conn.state = "game_dk"
+    conn.send_packet(game_start_packet(conn))
+    _resync(conn)
+
+
+def _resync(conn: CgDialogue) -> None:
+    """The current round rebuilt for a returning seat: slots, labels, points, the pending turn."""
+    translator = _translator(conn)
+    view = _view(conn, translator.seat)
+    rnd = view.get("round")
+    if rnd is None:
+        return
+    translator.player_list = list(rnd["player_list"])
+    conn.send_packet(
+        Packet(
+            "cg:game.dk.round.change",
+            {
+                "round": rnd["round"],
+                "phase": "loading",
+                "player_list": [translator.uuid_of(s) for s in rnd["player_list"]],
+            },
+        )
+    )
+    for card in rnd["hand"]:
+        translator.values[card["id"]] = card["value"]
+        conn.send_packet(
+            translator._transfer(card["id"], translator.slot("hand", translator.seat or 0), shown=True)
+        )
+    trick = rnd.get("trick")
+    if trick:
+        for card in trick["cards"]:
+            if card is not None:
+                translator.values[card["id"]] = card["value"]
+                conn.send_packet(translator._transfer(card["id"], "table", shown=True))
+    if rnd["phase"] in ("tricks", "end", "reservations", "w_for_ready"):
+        body: dict[str, Any] = {"phase": rnd["phase"]}
+        if rnd.get("game_type"):
+            body["game_type"] = rnd["game_type"]
+        conn.send_packet(Packet("cg:game.dk.round.change", body))
+    if "rebtn_lbl" in rnd:
+        translator.rebtn_lbl, translator.pigbtn_lbl = rnd["rebtn_lbl"], rnd["pigbtn_lbl"]
+        conn.send_packet(
+            Packet(
+                "cg:game.dk.round.change", {"rebtn_lbl": rnd["rebtn_lbl"], "pigbtn_lbl": rnd["pigbtn_lbl"]}
+            )
+        )
+    for seat in range(4):
+        conn.send_packet(
+            Packet(
+                "cg:game.dk.scoreboard",
+                {
+                    "player": translator.uuid_of(seat),
+                    "points": view["points"][seat],
+                    "point_change": 0,
+                    "pips": rnd["eyes"][seat],
+                    "pip_change": 0,
+                },
+            )
+        )
+    if rnd.get("question"):
+        conn.send_packet(
+            Packet(
+                "cg:game.dk.question",
+                {"type": rnd["question"], "target": translator.uuid_of(translator.seat or 0)},
+            )
+        )
+    current = rnd.get("current_player")
+    if rnd["phase"] == "tricks" and current is not None and trick is not None:
+        conn.send_packet(
+            Packet(
+                "cg:game.dk.turn",
+                {
+                    "current_trick": trick["number"],
+                    "total_tricks": rnd["total_tricks"],
+                    "current_player": translator.uuid_of(current),
+                    **translator.buttons_state(current),
+                },
+            )
+        )

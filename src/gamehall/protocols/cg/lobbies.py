@@ -1,0 +1,178 @@
+"""cg lobbies: the shared, in-memory part of the cg service (note §4.2), one directory per hall.
+
+A cg *lobby* gathers up to four users (humans and ``dk_dumb`` bots) who set the rules and get
+ready; only when all four are ready does a hall room of game ``doppelkopf`` exist: the lobby
+creates it and seats everybody in ``user_order`` (humans join with their own session, bots are
+the hall's in-process bots). **Decision (ours):** the room is made at game start, not at lobby
+creation, because the table starts itself when its fourth seat is taken and the cg protocol
+wants the ``ready`` step first. When the game ends the room is gone and the lobby stays.
+
+The directory also knows every logged-in cg connection by account uuid (invites, ``status.user``
+online/offline, a second login closing the first) and the uuid of every seat name (bots get a
+fresh uuid). Nothing here does I/O: connections are reached through :class:`Peer`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+import weakref
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from gamehall.protocols._core import HallPort, Session
+from gamehall.protocols.cg import gamerules
+from gamehall.protocols.cg.codec import Packet
+
+ROLE_REMOVED: Final = -1
+ROLE_PLAYER: Final = 10
+ROLE_ADMIN: Final = 50
+ROLE_CREATOR: Final = 100
+MAX_USERS: Final = 4
+BOT_TYPES: Final = ("dk_dumb",)
+BOT_POLICY: Final = {"dk_dumb": "random"}
+"""cg bot type -> the hall bot policy that plays it."""
+
+_NAME_SPACE: Final = uuid.UUID("6f1d4a52-0c55-4a43-9d51-3b1e8f0b7c21")
+
+
+class Peer(Protocol):
+    """A logged-in cg connection, as lobbies reach it (the dialogue implements it)."""
+
+    @property
+    def account_uuid(self) -> str: ...
+
+    @property
+    def username(self) -> str: ...
+
+    @property
+    def flavor(self) -> str: ...
+
+    @property
+    def session(self) -> Session | None: ...
+
+    def send_packet(self, packet: Packet) -> None: ...
+
+    def in_state(self) -> str:
+        """``active``, ``lobby`` or ``game_dk``."""
+        ...
+
+
+@dataclass
+class Member:
+    uuid: str
+    name: str
+    role: int
+    peer: Peer | None  # None: a bot
+    ready: bool = False
+    bot_type: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.peer is None
+
+
+@dataclass
+class Lobby:
+    lobby_id: str
+    rules: dict[str, Any]
+    members: dict[str, Member] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+    game: str = "doppelkopf"
+    room_id: str | None = None
+    invited: dict[str, str] = field(default_factory=dict)  # invitee uuid -> inviter uuid
+
+    def humans(self) -> list[Member]:
+        return [m for m in self.members.values() if not m.is_bot]
+
+    def peers(self) -> Iterator[Peer]:
+        for member in self.members.values():
+            if member.peer is not None:
+                yield member.peer
+
+    def broadcast(self, packet: Packet, *, skip: str | None = None) -> None:
+        for member in list(self.members.values()):
+            if member.peer is not None and member.uuid != skip:
+                member.peer.send_packet(packet)
+
+    def user_entry(self, member: Member) -> dict[str, Any]:
+        return {"ready": member.ready, "role": member.role, "index": self.order.index(member.uuid)}
+
+    def full_change(self, flavor: str) -> Packet:
+        """The full ``lobby.change`` a member gets on entering."""
+        return Packet(
+            "cg:lobby.change",
+            {
+                "users": {uid: self.user_entry(m) for uid, m in self.members.items()},
+                "user_order": list(self.order),
+                "game": self.game,
+                "gamerules": gamerules.for_flavor(self.rules, flavor),
+                "gamerule_validators": gamerules.validators(flavor),
+                "supported_bots": list(BOT_TYPES),
+            },
+        )
+
+    def users_delta(self, uid: str, **entry: Any) -> Packet:
+        return Packet("cg:lobby.change", {"users": {uid: entry}})
+
+    @property
+    def full(self) -> bool:
+        return len(self.members) >= MAX_USERS
+
+    def all_ready(self) -> bool:
+        return len(self.members) == MAX_USERS and all(m.ready for m in self.members.values())
+
+
+class Directory:
+    """Every cg connection and lobby of one hall."""
+
+    def __init__(self) -> None:
+        self.online: dict[str, Peer] = {}
+        self.lobbies: dict[str, Lobby] = {}
+        self.lobby_of: dict[str, str] = {}  # member uuid -> lobby id
+        self.seat_uuids: dict[str, str] = {}  # lower-cased hall name -> uuid
+        self._bot_numbers = itertools.count(1)
+
+    def uuid_for_name(self, name: str) -> str:
+        """The wire uuid of a seat name: the account's, a bot's, else one derived from the name."""
+        return self.seat_uuids.get(name.lower()) or uuid.uuid5(_NAME_SPACE, name.lower()).hex
+
+    def new_lobby(self, variant: str) -> Lobby:
+        lobby = Lobby(uuid.uuid4().hex, gamerules.defaults(variant))
+        self.lobbies[lobby.lobby_id] = lobby
+        return lobby
+
+    def lobby_for(self, member_uuid: str) -> Lobby | None:
+        lobby_id = self.lobby_of.get(member_uuid)
+        return None if lobby_id is None else self.lobbies.get(lobby_id)
+
+    def add_member(self, lobby: Lobby, member: Member) -> None:
+        lobby.members[member.uuid] = member
+        lobby.order.append(member.uuid)
+        self.lobby_of[member.uuid] = lobby.lobby_id
+
+    def remove_member(self, lobby: Lobby, member_uuid: str) -> None:
+        lobby.members.pop(member_uuid, None)
+        if member_uuid in lobby.order:
+            lobby.order.remove(member_uuid)
+        self.lobby_of.pop(member_uuid, None)
+        if not lobby.humans():
+            for uid in list(lobby.members):
+                self.lobby_of.pop(uid, None)
+            self.lobbies.pop(lobby.lobby_id, None)
+
+    def new_bot(self, bot_type: str) -> Member:
+        number = next(self._bot_numbers)
+        return Member(uuid.uuid4().hex, f"bot_{bot_type}_{number}", ROLE_PLAYER, None, True, bot_type)
+
+
+_directories: weakref.WeakKeyDictionary[Any, Directory] = weakref.WeakKeyDictionary()
+
+
+def directory_of(hall: HallPort) -> Directory:
+    """The cg directory of ``hall`` (made on first use; goes away with the hall)."""
+    found = _directories.get(hall)
+    if found is None:
+        found = _directories[hall] = Directory()
+    return found

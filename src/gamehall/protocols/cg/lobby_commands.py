@@ -1,0 +1,354 @@
+"""The lobby packets of one cg connection (note §4.2) and the game start, plus chat (§4.6).
+
+Functions take the connection's dialogue (:class:`~.dialogue.CgDialogue`), which holds its
+account, flavor and hall session; the shared lobby state is in :mod:`.lobbies`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Final
+
+from gamehall.protocols._core import HallError
+from gamehall.protocols.cg import game_commands, gamerules, registry
+from gamehall.protocols.cg.accounts import Account
+from gamehall.protocols.cg.codec import Packet, parse_uuid
+from gamehall.protocols.cg.lobbies import (
+    BOT_POLICY,
+    BOT_TYPES,
+    ROLE_ADMIN,
+    ROLE_CREATOR,
+    ROLE_PLAYER,
+    ROLE_REMOVED,
+    Lobby,
+    Member,
+)
+from gamehall.rules._core import RuleError
+
+if TYPE_CHECKING:
+    from gamehall.protocols.cg.dialogue import CgDialogue
+
+log = logging.getLogger(__name__)
+
+CHAT_MAX: Final = 500
+CHAT_RATE: Final = 5
+CHAT_WINDOW_S: Final = 10.0
+ROLES: Final = (ROLE_REMOVED, 0, 1, ROLE_PLAYER, ROLE_ADMIN, ROLE_CREATOR)
+
+
+def user_status(conn: CgDialogue, account: Account) -> Packet:
+    online = account.uuid in conn.directory.online
+    return Packet(
+        "cg:status.user",
+        {
+            "username": account.username,
+            "uuid": account.uuid,
+            "profile_img": account.profile_img,
+            "status": "online" if online else "offline",
+        },
+    )
+
+
+def member_status(member: Member) -> Packet:
+    return Packet(
+        "cg:status.user",
+        {
+            "username": member.name,
+            "uuid": member.uuid,
+            "profile_img": "bot" if member.is_bot else "default",
+            "status": "online" if member.is_bot or member.peer is not None else "offline",
+        },
+    )
+
+
+def bot_status(conn: CgDialogue, wanted: str | None) -> Packet | None:
+    """``status.user`` of a bot of the caller's lobby, looked up by uuid."""
+    lobby = conn.directory.lobby_for(conn.account_uuid)
+    if lobby is None or wanted is None:
+        return None
+    member = lobby.members.get(wanted)
+    return None if member is None else member_status(member)
+
+
+def handle(conn: CgDialogue, name: str, body: dict[str, Any]) -> None:
+    if name == "cg:lobby.create":
+        create(conn, body)
+    elif name == "cg:lobby.invite":
+        invite(conn, body)
+    elif name == "cg:lobby.invite.accept":
+        accept(conn, body)
+    else:
+        lobby = conn.directory.lobby_for(conn.account_uuid)
+        if lobby is None:
+            log.info("cg %s: %s without a lobby: dropped", conn.wire.peer, name)
+            return
+        if name == "cg:lobby.ready":
+            ready(conn, lobby, body)
+        elif name == "cg:lobby.change":
+            change(conn, lobby, body)
+        elif name == "cg:lobby.kick":
+            kick(conn, lobby, body)
+        elif name == "cg:lobby.leave":
+            if parse_uuid(body["lobby"]) == lobby.lobby_id:
+                leave(conn, lobby)
+        elif name == "cg:game.load":
+            conn.status("cg:msg.game.load.invalid")  # saved games are not offered (adjourn sends none)
+
+
+# ------------------------------------------------------------------------------ entering
+
+
+def _enter(conn: CgDialogue, lobby: Lobby, role: int) -> None:
+    """The three steps a creator or joiner gets, and the others' two (§4.2)."""
+    assert conn.account is not None
+    member = Member(conn.account.uuid, conn.account.username, role, conn)
+    conn.directory.add_member(lobby, member)
+    conn.state = "lobby"
+    conn.send_packet(Packet("cg:lobby.join", {"lobby": lobby.lobby_id}))
+    for other in lobby.members.values():
+        conn.send_packet(member_status(other))
+    conn.send_packet(lobby.full_change(conn.flavor))
+    for peer in lobby.peers():
+        if peer is not conn:
+            peer.send_packet(member_status(member))
+            peer.send_packet(lobby.users_delta(member.uuid, **lobby.user_entry(member)))
+
+
+def create(conn: CgDialogue, body: dict[str, Any]) -> None:
+    if body.get("game", "doppelkopf") != "doppelkopf":
+        conn.status("cg:msg.lobby.create.invalid_game")
+        return
+    variant = body.get("variant", "c")
+    lobby = conn.directory.new_lobby(variant if variant in gamerules.VARIANTS else "c")
+    _enter(conn, lobby, ROLE_CREATOR)
+
+
+def invite(conn: CgDialogue, body: dict[str, Any]) -> None:
+    lobby = conn.directory.lobby_for(conn.account_uuid)
+    username = body["username"]
+    if lobby is None or not isinstance(username, str):
+        log.info("cg %s: invite outside a lobby: dropped", conn.wire.peer)
+        return
+    if lobby.room_id is not None:
+        conn.status("cg:msg.lobby.invite.user_cur_not_available")
+        return
+    if username.lower().startswith("bot_"):
+        _invite_bot(conn, lobby, username[4:])
+        return
+    account = conn.accounts.find(username)
+    key = "cg:msg.lobby.invite."
+    if account is None:
+        conn.status(key + "user_does_not_exist")
+        return
+    peer = conn.directory.online.get(account.uuid)
+    if peer is None:
+        conn.status(key + "user_not_online")
+    elif peer.in_state() == "lobby":
+        conn.status(key + "user_in_lobby")
+    elif peer.in_state() == "game_dk":
+        conn.status(key + "user_in_dk_game")
+    elif peer.in_state() != "active":
+        conn.status(key + "user_cur_not_available")
+    elif lobby.full:
+        conn.status(key + "lobby_full")
+    else:
+        lobby.invited[account.uuid] = conn.account_uuid
+        peer.send_packet(
+            Packet(
+                "cg:lobby.invite",
+                {"username": conn.username, "inviter": conn.account_uuid, "lobby_id": lobby.lobby_id},
+            )
+        )
+        conn.status(key + "user_invited", {"username": account.username}, kind="notice")
+
+
+def _invite_bot(conn: CgDialogue, lobby: Lobby, bot_type: str) -> None:
+    if bot_type not in BOT_TYPES:
+        conn.status("cg:msg.lobby.invite.user_does_not_exist")
+        return
+    if lobby.full:
+        conn.status("cg:msg.lobby.invite.lobby_full")
+        return
+    bot = conn.directory.new_bot(bot_type)
+    conn.directory.add_member(lobby, bot)
+    lobby.broadcast(member_status(bot))
+    lobby.broadcast(lobby.users_delta(bot.uuid, **lobby.user_entry(bot)))
+
+
+def accept(conn: CgDialogue, body: dict[str, Any]) -> None:
+    key = "cg:msg.lobby.invite.accept."
+    lobby = conn.directory.lobbies.get(parse_uuid(body["lobby_id"]) or "")
+    inviter = parse_uuid(body["inviter"])
+    if lobby is None:
+        conn.status(key + "lobby_not_exists")
+        return
+    if inviter is None or conn.accounts.get(inviter) is None:
+        conn.status(key + "invalid_inviter")
+        return
+    if lobby.invited.get(conn.account_uuid) != inviter:
+        conn.status(key + "not_invited")
+        return
+    del lobby.invited[conn.account_uuid]
+    if body["accepted"] is not True:
+        peer = conn.directory.online.get(inviter)
+        if peer is not None:
+            peer.send_packet(
+                Packet(
+                    "cg:status.message",
+                    {
+                        "type": "notice",
+                        "message": "cg:msg.lobby.invite.decline",
+                        "data": {"username": conn.username},
+                    },
+                )
+            )
+        return
+    if lobby.room_id is not None:
+        conn.status(key + "lobby_started_game")
+    elif lobby.full:
+        conn.status(key + "lobby_full")
+    else:
+        _enter(conn, lobby, ROLE_PLAYER)
+
+
+# ------------------------------------------------------------------------------ in a lobby
+
+
+def ready(conn: CgDialogue, lobby: Lobby, body: dict[str, Any]) -> None:
+    member = lobby.members.get(conn.account_uuid)
+    if member is None or not isinstance(body["ready"], bool):
+        return
+    member.ready = body["ready"]
+    lobby.broadcast(lobby.users_delta(member.uuid, ready=member.ready))
+    if lobby.all_ready() and lobby.room_id is None:
+        game_commands.start_game(conn, lobby)
+
+
+def change(conn: CgDialogue, lobby: Lobby, body: dict[str, Any]) -> None:
+    member = lobby.members.get(conn.account_uuid)
+    if member is None or member.role < ROLE_ADMIN or lobby.room_id is not None:
+        conn.status("cg:msg.lobby.change.no_permission")
+        return
+    rules = body.get("gamerules")
+    if isinstance(rules, dict):
+        stored = {key: gamerules.checked(key, value) for key, value in rules.items()}
+        stored = {key: value for key, value in stored.items() if value is not None}
+        lobby.rules.update(stored)
+        for peer in lobby.peers():
+            shown = gamerules.for_flavor(stored, peer.flavor)
+            if shown:
+                peer.send_packet(Packet("cg:lobby.change", {"gamerules": shown}))
+    order = body.get("user_order")
+    if isinstance(order, list):
+        wanted = [parse_uuid(uid) for uid in order]
+        if sorted(u for u in wanted if u is not None) == sorted(lobby.order) and len(wanted) == len(
+            lobby.order
+        ):
+            lobby.order = [u for u in wanted if u is not None]
+            lobby.broadcast(Packet("cg:lobby.change", {"user_order": list(lobby.order)}))
+    users = body.get("users")
+    if isinstance(users, dict):
+        for uid, entry in users.items():
+            target = lobby.members.get(parse_uuid(uid) or "")
+            role = entry.get("role") if isinstance(entry, dict) else None
+            if target is None or role not in ROLES or target is member:
+                continue
+            if target.role >= member.role or role >= member.role or role == ROLE_REMOVED:
+                continue
+            target.role = role
+            lobby.broadcast(lobby.users_delta(target.uuid, role=role))
+
+
+def kick(conn: CgDialogue, lobby: Lobby, body: dict[str, Any]) -> None:
+    kicker = lobby.members.get(conn.account_uuid)
+    target = lobby.members.get(parse_uuid(body["uuid"]) or "")
+    if kicker is None or target is None or kicker.role < ROLE_ADMIN or target.role >= kicker.role:
+        conn.status("cg:msg.lobby.kick.no_permission")
+        return
+    if lobby.room_id is not None:
+        conn.status("cg:msg.lobby.kick.in_game")
+        return
+    reason = body.get("reason")
+    if target.peer is not None:
+        target.peer.send_packet(
+            Packet(
+                "cg:status.message",
+                {
+                    "type": "warn",
+                    "message": "cg:msg.lobby.kick.reason",
+                    "data": {"reason": str(reason or "")},
+                },
+            )
+        )
+        target.peer.send_packet(Packet("cg:lobby.leave", {"lobby": lobby.lobby_id}))
+        if isinstance(target.peer, type(conn)):
+            target.peer.state = "active"
+    _remove(conn, lobby, target)
+
+
+def leave(conn: CgDialogue, lobby: Lobby) -> None:
+    member = lobby.members.get(conn.account_uuid)
+    if member is None:
+        return
+    conn.send_packet(Packet("cg:lobby.leave", {"lobby": lobby.lobby_id}))
+    conn.state = "active"
+    _remove(conn, lobby, member)
+
+
+def drop_from_lobby(conn: CgDialogue) -> None:
+    """A connection outside a game went away: it leaves its lobby (Ref)."""
+    lobby = conn.directory.lobby_for(conn.account_uuid)
+    if lobby is not None and lobby.room_id is None:
+        member = lobby.members.get(conn.account_uuid)
+        if member is not None and member.peer is conn:
+            _remove(conn, lobby, member)
+
+
+def _remove(conn: CgDialogue, lobby: Lobby, member: Member) -> None:
+    was_creator = member.role == ROLE_CREATOR
+    conn.directory.remove_member(lobby, member.uuid)
+    lobby.broadcast(lobby.users_delta(member.uuid, role=ROLE_REMOVED))
+    if was_creator:
+        heir = next((m for m in lobby.members.values() if not m.is_bot), None)
+        if heir is not None:
+            heir.role = ROLE_CREATOR
+            lobby.broadcast(lobby.users_delta(heir.uuid, role=ROLE_CREATOR))
+
+
+def bot_policy(member: Member) -> str:
+    return BOT_POLICY.get(member.bot_type or "", "random")
+
+
+# ------------------------------------------------------------------------------ chat
+
+
+def chat(conn: CgDialogue, body: dict[str, Any]) -> None:
+    """``gamehall:chat``: to every gamehall member of the lobby (and so of its game)."""
+    text = body["text"].strip() if isinstance(body["text"], str) else ""
+    if not text or len(text) > CHAT_MAX:
+        conn.status("gamehall:msg.chat.too_long")
+        return
+    now = conn.clock.now()
+    conn.chat_times = [t for t in conn.chat_times if now - t < CHAT_WINDOW_S]
+    if len(conn.chat_times) >= CHAT_RATE:
+        conn.status("gamehall:msg.chat.rate_limited")
+        return
+    conn.chat_times.append(now)
+    lobby = conn.directory.lobby_for(conn.account_uuid)
+    if lobby is None:
+        return
+    lobby.broadcast(
+        Packet(
+            registry.CHAT,
+            {"sender": conn.account_uuid, "username": conn.username, "text": text, "ts": conn.wall_time()},
+        )
+    )
+
+
+def seat_bots(conn: CgDialogue, lobby: Lobby, room_id: str, member: Member) -> None:
+    """One lobby bot takes the next seat of the room (the hall's in-process bot)."""
+    try:
+        (name,) = conn.hall.add_bots(room_id, 1, bot_policy(member))
+    except (HallError, RuleError) as exc:
+        raise HallError("no_bots", f"bot could not be seated: {exc}") from None
+    conn.directory.seat_uuids[name.lower()] = member.uuid

@@ -1,0 +1,145 @@
+"""Driving cg dialogues against a real hall, in process, with a fake clock.
+
+- :class:`FakeWire` records every write and checks each is whole frames only;
+- :class:`CgClient` is one connection: send packets (whole or byte by byte), read the packets
+  received since the last look (decoded with the project's own codec, client side);
+- :class:`CgHarness` owns the hall (MemoryStore, FakeClock, fixed seeds, in-hall bots with a
+  fixed delay) and the accounts (in memory).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamehall.bots.hall_bots import add_bots
+from gamehall.hall import FakeClock, Hall
+from gamehall.protocols._core import NEED_DATA
+from gamehall.protocols.cg import registry
+from gamehall.protocols.cg.codec import CgCodec, Packet
+from gamehall.protocols.cg.dialogue import CgDialogue
+from gamehall.protocols.cg.framing import FrameDecoder, encode_frame
+from gamehall.rules.doppelkopf import GAME_TYPE
+from gamehall.store.accounts import MemoryAccounts
+from gamehall.store.memory import MemoryStore
+
+FAST = {"turn_timeout_s": 60.0, "complaint_timeout_s": 60.0, "vote_timeout_s": 60.0}
+
+
+class FakeWire:
+    def __init__(self, peer: str) -> None:
+        self._peer = peer
+        self.writes: list[bytes] = []
+        self.closed = False
+
+    @property
+    def peer(self) -> str:
+        return self._peer
+
+    def send(self, data: bytes) -> None:
+        assert not self.closed, "write after close"
+        decoder = FrameDecoder()
+        decoder.receive_data(data)
+        assert decoder.next_frame() is not NEED_DATA and decoder.next_frame() is NEED_DATA
+        assert decoder.buffered == 0
+        self.writes.append(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class CgClient:
+    def __init__(self, harness: CgHarness, name: str) -> None:
+        self.harness = harness
+        self.name = name
+        self.wire = FakeWire(f"test:{name}")
+        self.dialogue = CgDialogue(
+            harness.hall, self.wire, harness.clock, harness.accounts, wall_time=lambda: 1e9
+        )
+        self.codec = CgCodec()
+        self.read = 0
+        self.received: list[Packet] = []
+        self.seen = 0
+        self.uuid = ""
+
+    def send_raw(self, data: bytes, *, bytewise: bool | None = None) -> None:
+        split = self.harness.bytewise if bytewise is None else bytewise
+        for chunk in [data[i : i + 1] for i in range(len(data))] if split else [data]:
+            self.dialogue.data_received(chunk)
+        self.harness.settle()
+
+    def send(self, name: str, **body: Any) -> None:
+        ids = registry.names_for(self.dialogue.flavor)
+        self.send_raw(encode_frame(ids[name], body))
+
+    def _decode(self) -> None:
+        while self.read < len(self.wire.writes):
+            self.codec.receive_data(self.wire.writes[self.read])
+            self.read += 1
+            while (packet := self.codec.next_message()) is not NEED_DATA:
+                assert isinstance(packet, Packet)
+                self.received.append(packet)
+                if packet.name == "cg:version.check" and packet.body.get("flavor") == "gamehall":
+                    self.codec.use_ids(registry.ids_for("gamehall"))
+                if packet.name == registry.SETTYPE:
+                    pass
+
+    def take(self) -> list[Packet]:
+        self._decode()
+        new = self.received[self.seen :]
+        self.seen = len(self.received)
+        return new
+
+    def all(self) -> list[Packet]:
+        self._decode()
+        return list(self.received)
+
+    # -- the usual steps --------------------------------------------------------------------
+
+    def handshake(self, flavor: str = "vanilla") -> None:
+        self.send(registry.SETTYPE, conntype="classic")
+        self.send(registry.HANDSHAKE_ACCEPT, success=True)
+        self.send("cg:version.check", protoversion=1, semver="0.3.2-dev", flavor=flavor)
+
+    def register(self, password: str = "secret", flavor: str = "vanilla") -> None:
+        self.handshake(flavor)
+        self.send("cg:auth", username=self.name, pwd=password, create=True)
+        packets = self.take()
+        auth = [p for p in packets if p.name == "cg:auth"]
+        assert auth and auth[-1].body["status"] == "logged_in", packets
+        self.uuid = auth[-1].body["uuid"]
+
+
+class CgHarness:
+    def __init__(
+        self, *, seed: int = 3, bytewise: bool = False, bot_delay: float = 0.3, **defaults: Any
+    ) -> None:
+        self.clock = FakeClock()
+        seeds = iter(range(seed, seed + 10_000))
+        self.accounts = MemoryAccounts(server_id="5e7f00d0000000000000000000000001")
+
+        def seat_bots(hall: Hall, room_id: str, count: int, policy: str) -> list[str]:
+            return add_bots(hall, room_id, count, policy, delay=bot_delay, seed=seed)
+
+        self.hall = Hall(
+            games={"doppelkopf": GAME_TYPE},
+            store=MemoryStore(),
+            clock=self.clock,
+            defaults={"doppelkopf": {**FAST, **defaults}},
+            seed_source=lambda: next(seeds),
+            bot_seater=seat_bots,
+        )
+        self.bytewise = bytewise
+        self.clients: list[CgClient] = []
+
+    def connect(self, name: str) -> CgClient:
+        client = CgClient(self, name)
+        self.clients.append(client)
+        return client
+
+    def settle(self) -> None:
+        self.clock.run_due()
+
+    def run(self, seconds: float, step: float = 0.1) -> None:
+        """Let the bots think for ``seconds`` of fake time."""
+        for _ in range(int(seconds / step)):
+            self.clock.advance(step)
