@@ -44,6 +44,12 @@ def make_policy(game: str, name: str) -> Policy:
 
         if name in STYLES:
             return MrJackPolicy(name)
+    if game == "doppelkopf":
+        from gamehall.bots.doppelkopf import STYLES as DK_STYLES
+        from gamehall.bots.doppelkopf import DoppelkopfPolicy
+
+        if name in DK_STYLES:
+            return DoppelkopfPolicy(name)
     raise HallError("no_such_policy", f"No bot policy {name!r} for {game}.")
 
 

@@ -51,6 +51,7 @@ from gamehall.server.tracker import ConnectionTracker
 from gamehall.server.web import WebContext, build_web_app, start_web
 from gamehall.server.websocket import PROTOCOL as WEB
 from gamehall.server.websocket import TextDialogue
+from gamehall.store.accounts import MemoryAccounts, SqliteAccounts
 from gamehall.store.base import Store
 from gamehall.store.sqlite import SqliteStore
 
@@ -108,6 +109,7 @@ class Server:
         """Protocol -> bound port, for every listener that started."""
         self._given_store = store
         self._store: Store | None = None
+        self._accounts: SqliteAccounts | MemoryAccounts | None = None
         self._hall: Hall | None = None
         self._tcp: dict[str, asyncio.Server] = {}
         self._web: web.AppRunner | None = None
@@ -159,6 +161,8 @@ class Server:
             module = _dialogue_module(entry.protocol, entry.dialogue_module)
             if module is None:
                 continue
+            if hasattr(module, "ACCOUNTS"):  # a protocol with its own accounts (cg): hand them in
+                module.ACCOUNTS = self._accounts_for_protocols()
             make_dialogue: Callable[[Any, Wire, Any], Dialogue] = module.make_dialogue
             idle = getattr(module, "IDLE_TIMEOUT_S", None)
             limits = connection_limits(self.config, None if idle is None else float(idle))
@@ -172,6 +176,13 @@ class Server:
             self._tcp[entry.protocol] = server
             self.ports[entry.protocol] = bound_port(server)
             log.info("%s listening on %s:%d", entry.protocol, self.config.bind, self.ports[entry.protocol])
+
+    def _accounts_for_protocols(self) -> SqliteAccounts | MemoryAccounts:
+        """Protocol accounts (cg): in the SQLite file, or in memory when the store was given."""
+        if self._accounts is None:
+            given = self._given_store is not None
+            self._accounts = MemoryAccounts() if given else SqliteAccounts(self.config.db)
+        return self._accounts
 
     async def _start_web(self, hall: Hall, clock: LoopClock) -> None:
         assert self._store is not None
@@ -217,6 +228,8 @@ class Server:
         if aborted:
             log.info("%d connection(s) aborted after %.1f s", aborted, DRAIN_TIMEOUT_S)
         await self._close_listeners()
+        if isinstance(self._accounts, SqliteAccounts):
+            self._accounts.close()
         if self._store is not None:
             self._store.close()
         log.info("stopped")
