@@ -162,7 +162,7 @@ class Server:
             if module is None:
                 continue
             if hasattr(module, "ACCOUNTS"):  # a protocol with its own accounts (cg): hand them in
-                module.ACCOUNTS = self._accounts_for_protocols()
+                setattr(module, "ACCOUNTS", self._accounts_for_protocols())  # noqa: B010
             make_dialogue: Callable[[Any, Wire, Any], Dialogue] = module.make_dialogue
             idle = getattr(module, "IDLE_TIMEOUT_S", None)
             limits = connection_limits(self.config, None if idle is None else float(idle))
