@@ -237,3 +237,12 @@ def test_unknown_commands_and_wrong_arity() -> None:
         "err('Unbekannter Befehl oder Befehl zur Zeit nicht möglich: aktiv([gelb])').",
     ]
     assert jack.take() == []
+
+
+def test_the_hall_chat_rate_limit_has_its_own_err() -> None:
+    jack, det = JackHarness().pair()
+    for n in range(5):
+        jack.send(f"chat(line {n})")
+    jack.send("chat(one too many)")
+    assert jack.take() == ["err('Zu viele Nachrichten, bitte warten')."]
+    assert len(det.take()) == 5
