@@ -44,6 +44,11 @@ def make_policy(game: str, name: str) -> Policy:
 
         if name in STYLES:
             return MrJackPolicy(name)
+    if game == "ursuppe":
+        from gamehall.bots.ursuppe import POLICIES, UrsuppePolicy
+
+        if name in POLICIES:
+            return UrsuppePolicy(name)
     if game == "doppelkopf":
         from gamehall.bots.doppelkopf import STYLES as DK_STYLES
         from gamehall.bots.doppelkopf import DoppelkopfPolicy
@@ -97,7 +102,11 @@ class HallBot:
         seat = session.seat_in(self.room_id)
         if seat is None or seat not in room.game.to_move().seats:
             return
-        action = self.policy.decide(room.game.view(seat), seat, self.rng)
+        decide_table = getattr(self.policy, "decide_table", None)
+        if decide_table is not None:  # a policy that needs the pending request's details (Ursuppe)
+            action = decide_table(room.game, seat, self.rng)
+        else:
+            action = self.policy.decide(room.game.view(seat), seat, self.rng)
         if action is None:
             return
         try:
