@@ -30,10 +30,22 @@ def test_registration_stores_only_an_scrypt_hash_and_replies_status_then_logged_
     client.send("cg:auth", username="Alice", pwd="hunter22", create=True)
     status, auth = client.take()
     assert status.name == "cg:status.user"
-    assert status.body == {"username": "Alice", "uuid": auth.body["uuid"], "profile_img": "default",
-                           "status": "online"}  # fmt: skip
-    assert auth == Packet("cg:auth", {"status": "logged_in", "username": "Alice", "uuid": auth.body["uuid"],
-                                      "pwd": "", "serverid": "5e7f00d0000000000000000000000001"})  # fmt: skip
+    assert status.body == {
+        "username": "Alice",
+        "uuid": auth.body["uuid"],
+        "profile_img": "default",
+        "status": "online",
+    }
+    assert auth == Packet(
+        "cg:auth",
+        {
+            "status": "logged_in",
+            "username": "Alice",
+            "uuid": auth.body["uuid"],
+            "pwd": "",
+            "serverid": "5e7f00d0000000000000000000000001",
+        },
+    )
     stored = harness.accounts.stored_hash("alice")
     assert stored is not None and stored.startswith("scrypt$") and "hunter22" not in stored
     assert password_matches("hunter22", stored)
@@ -106,8 +118,11 @@ def test_status_user_lookup_and_self_update() -> None:
     bob.send("cg:status.user", uuid=alice.uuid.upper())
     bob.send("cg:status.user", username="Ghost")
     looked = [p.body for p in bob.take()]
-    assert looked[0] == looked[1] == {"username": "Alice", "uuid": alice.uuid, "profile_img": "default",
-                                      "status": "online"}  # fmt: skip
+    assert (
+        looked[0]
+        == looked[1]
+        == {"username": "Alice", "uuid": alice.uuid, "profile_img": "default", "status": "online"}
+    )
     assert looked[2] == {"username": "Ghost", "status": "notexist"}
     alice.send("cg:status.user", username="Ghost")  # vanilla: no reply for unknown users
     assert alice.take() == []

@@ -22,9 +22,8 @@ from gamehall.protocols.cg.framing import (
 )
 
 GOLDEN_HELLO = bytes.fromhex(
-    "00000025" "00000001" "0000" "82" "a7" "76657273696f6e" "a7" "302e312e336130"
-    "ac" "70726f746f76657273696f6e" "02"
-)  # fmt: skip
+    "0000002500000001000082a776657273696f6ea7302e312e336130ac70726f746f76657273696f6e02"
+)
 
 
 def frames_of(data: bytes) -> list[Frame]:
@@ -81,8 +80,10 @@ def test_a_compressed_inbound_frame_is_inflated_even_when_small() -> None:
 
 def test_integer_map_keys_are_accepted_and_become_decimal_strings() -> None:
     payload = msgpack.packb({"move": {7: {"type": "card", "data": "hk"}}, 3: [{0: 1}]})
-    assert frames_of(raw_frame(85, payload))[0].body == {"move": {"7": {"type": "card", "data": "hk"}},
-                                                       "3": [{"0": 1}]}  # fmt: skip
+    assert frames_of(raw_frame(85, payload))[0].body == {
+        "move": {"7": {"type": "card", "data": "hk"}},
+        "3": [{"0": 1}],
+    }
 
 
 def test_unknown_flag_bits_are_ignored() -> None:
@@ -157,8 +158,11 @@ json_values = st.recursive(
 
 
 @settings(max_examples=200, deadline=None)
-@given(packet_id=st.integers(0, 2**32 - 1), body=st.dictionaries(st.text(max_size=8), json_values, max_size=5),
-       big=st.booleans())  # fmt: skip
+@given(
+    packet_id=st.integers(0, 2**32 - 1),
+    body=st.dictionaries(st.text(max_size=8), json_values, max_size=5),
+    big=st.booleans(),
+)
 def test_encode_then_decode_gives_the_frame_back(packet_id: int, body: dict[str, object], big: bool) -> None:
     if big:
         body = {**body, "pad": "y" * 9000}

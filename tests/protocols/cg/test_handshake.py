@@ -57,8 +57,20 @@ def test_ping_answers_with_every_key_and_no_handshake() -> None:
     (pong,) = client.take()
     assert pong.name == "pong"
     body = pong.body
-    for key in ("oldmsg", "name", "visiblename", "slogan", "maxplayers", "playercount", "playerlist",
-                "canlogon", "version", "flavor", "timestamp", "peng3dnet"):  # fmt: skip
+    for key in (
+        "oldmsg",
+        "name",
+        "visiblename",
+        "slogan",
+        "maxplayers",
+        "playercount",
+        "playerlist",
+        "canlogon",
+        "version",
+        "flavor",
+        "timestamp",
+        "peng3dnet",
+    ):
         assert key in body
     assert body["oldmsg"] == {"time": 12.5, "user": ""}
     assert body["version"] == 1 and body["flavor"] == "vanilla"
@@ -73,8 +85,9 @@ def test_version_check_vanilla_has_exactly_the_four_keys() -> None:
     client = CgHarness().connect("Alice")
     client.handshake("vanilla")
     reply = client.take()[-1]
-    assert reply == Packet("cg:version.check",
-                           {"protoversion": 1, "semver": "0.3.2", "flavor": "vanilla", "compatible": True})  # fmt: skip
+    assert reply == Packet(
+        "cg:version.check", {"protoversion": 1, "semver": "0.3.2", "flavor": "vanilla", "compatible": True}
+    )
     assert client.dialogue.state == "auth"
 
 
@@ -97,7 +110,7 @@ def test_an_unknown_flavor_or_protoversion_is_incompatible_then_closed() -> None
             "cg:version.check",
             {"protoversion": 1, "semver": "0.3.2", "flavor": "vanilla", "compatible": False},
         )
-        assert packets[-1] == closeconn("versionmismatch")  # fmt: skip
+        assert packets[-1] == closeconn("versionmismatch")
         assert client.wire.closed
 
 
