@@ -139,6 +139,15 @@ def _bots(args: argparse.Namespace) -> int:
             )
         )
         return 0
+    if args.game == "ursuppe":
+        from gamehall.bots.ursuppe.wire import run_bots as run_ursuppe_bots
+
+        asyncio.run(
+            run_ursuppe_bots(
+                host or "127.0.0.1", port, args.count, names_prefix=args.prefix, policy=args.policy, games=args.games
+            )
+        )
+        return 0
     print(f"gamehall: no wire bots for {args.game}", file=sys.stderr)
     return 2
 

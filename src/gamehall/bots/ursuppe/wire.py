@@ -1,0 +1,212 @@
+"""Ursuppe bots over TCP: :class:`UrWireBot` plays games over the UrServer protocol, and
+:func:`run_bots` runs a table of them (``gamehall bots --game ursuppe``).
+
+The socket part only moves lines; decisions are the sans-I/O
+:class:`~gamehall.bots.ursuppe.player.WirePlayer`. For each game the first bot creates it
+(``NEU``, ``NAME``, ``PASSWORT``, ``TIMEOUT``); every bot polls ``LISTE`` until the game is
+listed and joins it. After ``SPIEL_BEENDET`` a bot sends ``ABMELDEN`` and connects afresh for
+its next game (a connection belongs to one game, and in normal mode the server keeps it open
+for the chat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from gamehall.bots.ursuppe.player import WirePlayer
+from gamehall.protocols._core import NEED_DATA, ProtocolError
+from gamehall.protocols.urserver.codec import UrCodec
+
+log = logging.getLogger(__name__)
+
+POLL_S = 0.05
+
+
+@dataclass(slots=True)
+class BotResult:
+    """What one bot saw: its colour and the final ladder positions of each game, and the
+    FEHLER lines it received."""
+
+    name: str
+    games: list[dict[int, int]] = field(default_factory=list)
+    colours: list[int] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+class UrWireBot:
+    """One bot playing ``games`` games, a new connection for each."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        name: str,
+        *,
+        creates: bool,
+        players: int,
+        policy: str = "random",
+        rng: random.Random | None = None,
+        games: int = 1,
+        game_prefix: str = "bots",
+        timeout_ms: int = 30000,
+    ) -> None:
+        self.host, self.port = host, port
+        self.name = name
+        self.creates = creates
+        self.players = players
+        self.policy = policy
+        self.rng = rng or random.Random()
+        self.games = games
+        self.game_prefix = game_prefix
+        self.timeout_ms = timeout_ms
+        self.result = BotResult(name)
+
+    async def run(self) -> BotResult:
+        """Play the games; returns what happened.
+
+        Raises:
+            OSError: the server cannot be reached.
+        """
+        number = 0
+        while self.games == 0 or number < self.games:
+            number += 1
+            await self._play_one(f"{self.game_prefix}{number}")
+        return self.result
+
+    async def _play_one(self, game: str) -> None:
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        codec = UrCodec()
+        player = WirePlayer(self.policy, random.Random(self.rng.getrandbits(64)))
+
+        async def read_line() -> str | None:
+            while True:
+                try:
+                    line = codec.next_message()
+                except ProtocolError:
+                    continue
+                if line is not NEED_DATA:
+                    assert isinstance(line, str)
+                    return line
+                data = await reader.read(65536)
+                if not data:
+                    return None
+                codec.receive_data(data)
+
+        def send(*lines: str) -> None:
+            writer.write(codec.encode_block(lines))
+
+        try:
+            if self.creates:
+                send(f"NEU {self.players}", f"NAME {game}", "PASSWORT", f"TIMEOUT {self.timeout_ms}")
+            accepted = await self._join(game, read_line, send)
+            if accepted is None:
+                return
+            player.feed(accepted)
+            while not player.finished:
+                line = await read_line()
+                if line is None:
+                    break
+                out = player.feed(line)
+                if out:
+                    send(*out)
+                    await writer.drain()
+            with contextlib.suppress(ConnectionError):
+                send("ABMELDEN")
+                await writer.drain()
+        finally:
+            writer.close()
+            with contextlib.suppress(ConnectionError):
+                await writer.wait_closed()
+        self.result.games.append(dict(player.scores))
+        if player.colour is not None:
+            self.result.colours.append(player.colour)
+        self.result.errors += player.errors
+
+    async def _join(
+        self, game: str, read_line: Callable[[], Awaitable[str | None]], send: Callable[..., None]
+    ) -> str | None:
+        """Poll LISTE until ``game`` waits for players, then join it. Returns the
+        ``SPIELERIN_AKZEPTIERT`` line, or None if the connection closed first."""
+        while True:
+            send("LISTE")
+            listed = False
+            remaining: int | None = None
+            while remaining is None or remaining > 0:
+                line = await read_line()
+                if line is None:
+                    return None
+                words = line.split()
+                if words[0] == "SPIELE":
+                    remaining = int(words[1])
+                elif words[0] == "SPIEL" and remaining is not None:
+                    remaining -= 1
+                    listed = listed or (words[1] == game and words[3] == "0")
+            if listed:
+                send(f"TEILNEHMEN {game}", "PASSWORT x", f"NAME {self.name}")
+                while True:
+                    line = await read_line()
+                    if line is None:
+                        return None
+                    if line.startswith("SPIELERIN_AKZEPTIERT"):
+                        return line
+                    if line.startswith("FEHLER"):
+                        break
+            await asyncio.sleep(POLL_S)
+
+
+async def run_bots(
+    host: str,
+    port: int,
+    count: int,
+    *,
+    names_prefix: str = "bot",
+    policy: str = "random",
+    games: int = 1,
+    seed: int | None = None,
+    timeout: float | None = None,
+    timeout_ms: int = 30000,
+) -> list[BotResult]:
+    """Run ``count`` (3 or 4) bots named ``<names_prefix><n>`` at one table against
+    ``HOST:PORT``; they play ``games`` games together. Returns one result per bot.
+
+    Raises:
+        ValueError: ``count`` is not 3 or 4.
+        TimeoutError: ``timeout`` seconds passed first.
+        OSError: the server cannot be reached.
+    """
+    if count not in (3, 4):
+        raise ValueError("an Ursuppe table has 3 or 4 players")
+    master = random.Random(seed)
+    bots = [
+        UrWireBot(
+            host,
+            port,
+            f"{names_prefix}{number}",
+            creates=number == 1,
+            players=count,
+            policy=policy,
+            rng=random.Random(master.getrandbits(64)),
+            games=games,
+            game_prefix=f"{names_prefix}g",
+            timeout_ms=timeout_ms,
+        )
+        for number in range(1, count + 1)
+    ]
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    try:
+        async with asyncio.timeout(timeout):
+            results = list(await asyncio.gather(*tasks))
+    finally:
+        for task in tasks:
+            task.cancel()
+    for result in results:
+        log.info("%s: games %s, %d FEHLER", result.name, result.games, len(result.errors))
+    return results
+
+
+__all__ = ["BotResult", "UrWireBot", "run_bots"]
