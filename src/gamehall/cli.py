@@ -144,7 +144,12 @@ def _bots(args: argparse.Namespace) -> int:
 
         asyncio.run(
             run_ursuppe_bots(
-                host or "127.0.0.1", port, args.count, names_prefix=args.prefix, policy=args.policy, games=args.games
+                host or "127.0.0.1",
+                port,
+                args.count,
+                names_prefix=args.prefix,
+                policy=args.policy,
+                games=args.games,
             )
         )
         return 0
