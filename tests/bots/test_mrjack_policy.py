@@ -84,12 +84,15 @@ def test_unknown_style_is_refused() -> None:
         make_policy("mrjack", "clever")
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids=[",".join(c) or "defaults" for c in CONFIGS])
 @pytest.mark.parametrize("style", ["random", "heuristic"])
-def test_two_hall_bots_play_a_whole_game_on_a_fake_clock(style: str) -> None:
+def test_two_hall_bots_play_a_whole_game_on_a_fake_clock(
+    style: str, config: dict[str, object], caplog: pytest.LogCaptureFixture
+) -> None:
     clock = FakeClock()
     hall = Hall(games={"mrjack": GAME_TYPE}, store=MemoryStore(), clock=clock, seed_source=lambda: 5)
     host = hall.login("host", RecordingListener(), protocol="test")
-    room = host.create_room("mrjack")
+    room = host.create_room("mrjack", {**config, "turn_timeout_s": 0})
     add_bots(hall, room.room_id, 2, style, delay=0.1, seed=1)
     host.logout(dropped=False)
     for _ in range(3000):
@@ -100,3 +103,4 @@ def test_two_hall_bots_play_a_whole_game_on_a_fake_clock(style: str) -> None:
     (record,) = hall.store.recent_rooms(game="mrjack")
     assert isinstance(record.result, dict) and record.result["termination"] == "normal"
     assert len(record.result["winners"]) == 1
+    assert not [r for r in caplog.records if "refused" in r.getMessage()]  # no decision was illegal

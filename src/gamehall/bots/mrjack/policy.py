@@ -2,7 +2,8 @@
 
 Two styles:
 
-- ``random``: a uniformly random legal action (:func:`.model.legal_actions`);
+- ``random``: a uniformly random legal action (:func:`.model.legal_actions`), except that
+  ``aktion(skip)`` is chosen only when no Teilzug has a target;
 - ``heuristic``: the detective moves characters so that the next witness call splits the
   remaining suspects as evenly as possible, and accuses only a certain culprit (or, in the last
   activation of the game, gambles on a suspect rather than lose for sure); Mr. Jack keeps as
@@ -27,7 +28,7 @@ from gamehall.bots.mrjack.model import (
     split_score,
 )
 from gamehall.rules._core import Action, Seat
-from gamehall.rules.mrjack.actions import BEWEGEN, FAEHIGKEIT, MRJACK, Aktion, Aktiv, Ziel
+from gamehall.rules.mrjack.actions import BEWEGEN, FAEHIGKEIT, MRJACK, SKIP, Aktion, Aktiv, Ziel
 from gamehall.rules.mrjack.board import LAND_EXIT, PORTS
 
 STYLES: Final = ("random", "heuristic")
@@ -48,9 +49,13 @@ class MrJackPolicy:
         legal = legal_actions(view, seat)
         if not legal:
             return None
+        phase = view.get("phase")
+        if phase == "aktion":
+            # skip only when no Teilzug has a target: then it is legal whatever the room's
+            # rule options (the view does not carry them, see :mod:`.model`)
+            legal = [a for a in legal if a != Aktion(SKIP)] or legal
         if self.style == "random":
             return rng.choice(legal)
-        phase = view.get("phase")
         if phase == "aktiv":
             return self._pick(view, legal, rng)
         if phase == "aktion":
