@@ -143,3 +143,84 @@ class CgHarness:
         """Let the bots think for ``seconds`` of fake time."""
         for _ in range(int(seconds / step)):
             self.clock.advance(step)
+
+
+class ScriptedPlayer:
+    """A cg client that plays from what it receives only: ready at once, "no" to every question,
+    each card of its hand in turn until one is accepted, and ``end_yes`` after ``rounds`` rounds."""
+
+    def __init__(self, client: CgClient, *, rounds: int = 1) -> None:
+        self.client = client
+        self.rounds = rounds
+        self.hand: dict[str, str] = {}
+        self.my_slot = ""
+        self.ended = False
+        self.round_ends = 0
+        self.refusals: list[str] = []
+
+    def react(self) -> None:
+        for packet in self.client.take():
+            self.on_packet(packet)
+
+    def on_packet(self, packet: Packet) -> None:
+        client, body = self.client, packet.body
+        if packet.name == "cg:game.dk.round.change":
+            if "player_list" in body:
+                self.my_slot = f"hand{body['player_list'].index(client.uuid)}"
+                self.hand = {}
+            if body.get("phase") == "w_for_ready":
+                client.send("cg:game.dk.announce", type="ready")
+            if body.get("phase") == "end":
+                self.round_ends += 1
+                vote = "end_yes" if self.round_ends >= self.rounds else "continue_yes"
+                client.send("cg:game.dk.announce", type=vote)
+        elif packet.name == "cg:game.dk.card.transfer":
+            if body["to_slot"] == self.my_slot:
+                self.hand[body["card_id"]] = body["card_value"]
+            elif body["from_slot"] == self.my_slot:
+                self.hand.pop(body["card_id"], None)
+        elif packet.name == "cg:game.dk.question" and body["target"] == client.uuid:
+            answer = {"solo": "solo_no", "poverty_accept": "poverty_decline"}.get(body["type"], body["type"] + "_no")
+            client.send("cg:game.dk.announce", type=answer)
+        elif packet.name == "cg:game.dk.turn" and body["current_player"] == client.uuid:
+            self.play()
+        elif packet.name == "cg:game.start" and "game_type" in body:
+            client.send("cg:game.start")
+        elif packet.name == "cg:game.end":
+            self.ended = True
+        elif packet.name == "cg:status.message":
+            self.refusals.append(body["message"])
+
+    def play(self) -> None:
+        """Try the cards in hand order; a refused one leaves a ``pc_wrong_card`` warning."""
+        for card in list(self.hand):
+            before = len(self.client.wire.writes)
+            self.client.send("cg:game.dk.card.intent", intent="play", card=card)
+            answers = self.client.take()
+            refused = any(p.name == "cg:status.message" for p in answers)
+            for packet in answers:
+                self.on_packet(packet)
+            if not refused and len(self.client.wire.writes) > before:
+                return
+
+
+def play_until_end(harness: CgHarness, player: ScriptedPlayer, limit_s: float = 2000.0) -> None:
+    elapsed = 0.0
+    player.react()
+    while not player.ended and elapsed < limit_s:
+        harness.clock.advance(0.1)
+        elapsed += 0.1
+        player.react()
+    assert player.ended, "the game did not end"
+
+
+def start_vs_bots(harness: CgHarness, name: str = "Alice", flavor: str = "vanilla", **rules: Any) -> CgClient:
+    client = harness.connect(name)
+    client.register(flavor=flavor)
+    client.send("cg:lobby.create", game="doppelkopf", variant="c")
+    if rules:
+        client.send("cg:lobby.change", gamerules=rules)
+    for _ in range(3):
+        client.send("cg:lobby.invite", username="bot_dk_dumb")
+    client.send("cg:lobby.ready", ready=True)
+    return client
