@@ -327,14 +327,15 @@ class LineSearch:
         """Generate every move whose word covers exactly ``start..end``, reading it forwards.
 
         The top-move search uses it for seven-tile spans: with the word's ends fixed, the walk
-        (first letter, separator, then left to right) is far narrower than an anchor search.
+        (first letter, separator, then left to right) is far narrower than an anchor search, and
+        the score is a fixed part plus, per new tile, its value times its square's gain (the word
+        multiplier of the whole span is known), so a branch that cannot reach the floor even
+        with its best remaining tiles on its best remaining squares is cut.
         """
         gaddag = self.gaddag
         masks, accepts, bases, kids = gaddag.masks, gaddag.accepts, gaddag.bases, gaddag.children
         line = self.line
-        cells, tile_values, glyphs = line.cells, line.values, line.glyphs
-        cross_masks, cross_sums = line.cross_masks, line.cross_sums
-        letter_mult, word_mult = line.letter_mult, line.word_mult
+        cells, glyphs, cross_masks = line.cells, line.glyphs, line.cross_masks
         letter_values = self.letter_values
         counts = self.counts
         blanks = self.blanks
@@ -343,23 +344,23 @@ class LineSearch:
         empties = [p for p in range(start, end + 1) if cells[p] < 0]
         if not empties or len(empties) > self.rack_size:
             return
-        if len(empties) == 1 and self.skip_single_with_cross and cross_sums[empties[0]] >= 0:
+        if len(empties) == 1 and self.skip_single_with_cross and line.cross_sums[empties[0]] >= 0:
             return
         if not (start == 0 or cells[start - 1] < 0) or not (end == len(cells) - 1 or cells[end + 1] < 0):
             return
+        fixed, gains = _span_scoring(line, start, end, empties)
+        if len(empties) == BINGO_TILES:
+            fixed += BINGO_BONUS
+        # best_gain_from[p]: the largest gain of an empty square at p or after it.
+        best_gain_from = [0] * (end + 2)
+        for p in range(end, start - 1, -1):
+            best_gain_from[p] = max(best_gain_from[p + 1], gains[p - start])
         rack_bits = 0
+        value_left = 0
         for letter, count in enumerate(counts):
             if count:
                 rack_bits |= 1 << letter
-
-        def keep(score: int, word: str, tiles: int) -> None:
-            if tiles == BINGO_TILES:
-                score += BINGO_BONUS
-            if score >= floor[0]:
-                if raise_floor:
-                    floor[0] = score
-                found.append((score, start, word, rack_blanks - blanks))
-
+                value_left += count * letter_values[letter]
         root = gaddag.root
 
         def next_node(node: int, bit: int) -> int:
@@ -367,8 +368,16 @@ class LineSearch:
             child = kids[bases[node] + (masks[node] & (bit - 1)).bit_count()]
             return gaddag.child(child, SEPARATOR) if node == root else child
 
-        def walk(pos: int, node: int, word: str, main: int, mult: int, cross: int, tiles: int) -> None:
-            nonlocal rack_bits, blanks
+        def keep(score: int, word: str) -> None:
+            if score >= floor[0]:
+                if raise_floor:
+                    floor[0] = score
+                found.append((score, start, word, rack_blanks - blanks))
+
+        def walk(pos: int, node: int, word: str, gained: int) -> None:
+            nonlocal rack_bits, blanks, value_left
+            if fixed + gained + value_left * best_gain_from[pos] < floor[0]:
+                return
             mask = masks[node]
             cell = cells[pos]
             last_square = pos == end
@@ -376,53 +385,66 @@ class LineSearch:
                 bit = 1 << cell
                 if not mask & bit:
                     return
-                word += glyphs[pos]
-                main += tile_values[pos]
                 if last_square:
                     if accepts[node] & bit:
-                        keep(main * mult + cross, word, tiles)
+                        keep(fixed + gained, word + glyphs[pos])
                     return
                 child = next_node(node, bit)
                 if child >= 0:
-                    walk(pos + 1, child, word, main, mult, cross, tiles)
+                    walk(pos + 1, child, word + glyphs[pos], gained)
                 return
+            gain = gains[pos - start]
             candidates = mask & cross_masks[pos] & (ALL_LETTERS if blanks else rack_bits)
-            lm = letter_mult[pos]
-            wm = word_mult[pos]
-            new_mult = mult * wm
-            cross_sum = cross_sums[pos]
-            has_cross = cross_sum >= 0
-            tiles += 1
-            accept = accepts[node]
+            if last_square:
+                candidates &= accepts[node]
             while candidates:
                 bit = candidates & -candidates
                 candidates ^= bit
                 letter = bit.bit_length() - 1
                 child = -1 if last_square else next_node(node, bit)
-                if not last_square and child < 0:
-                    continue
-                if last_square and not accept & bit:
+                if child < 0 and not last_square:
                     continue
                 if rack_bits & bit:
                     counts[letter] -= 1
                     if not counts[letter]:
                         rack_bits ^= bit
-                    value = letter_values[letter] * lm
-                    new_cross = cross + (cross_sum + value) * wm if has_cross else cross
+                    value = letter_values[letter]
+                    value_left -= value
                     if last_square:
-                        keep((main + value) * new_mult + new_cross, word + _GLYPHS[letter], tiles)
+                        keep(fixed + gained + value * gain, word + _GLYPHS[letter])
                     else:
-                        walk(pos + 1, child, word + _GLYPHS[letter], main + value, new_mult, new_cross, tiles)
+                        walk(pos + 1, child, word + _GLYPHS[letter], gained + value * gain)
+                    value_left += value
                     if not counts[letter]:
                         rack_bits ^= bit
                     counts[letter] += 1
                 if blanks:
                     blanks -= 1
-                    new_cross = cross + cross_sum * wm if has_cross else cross
                     if last_square:
-                        keep(main * new_mult + new_cross, word + _BLANK_GLYPHS[letter], tiles)
+                        keep(fixed + gained, word + _BLANK_GLYPHS[letter])
                     else:
-                        walk(pos + 1, child, word + _BLANK_GLYPHS[letter], main, new_mult, new_cross, tiles)
+                        walk(pos + 1, child, word + _BLANK_GLYPHS[letter], gained)
                     blanks += 1
 
-        walk(start, gaddag.root, "", 0, 1, 0, 0)
+        walk(start, root, "", 0)
+
+
+def _span_scoring(line: LineSquares, start: int, end: int, empties: list[int]) -> tuple[int, list[int]]:
+    """A span's score as ``fixed + sum(value * gains[p - start])`` over its new tiles.
+
+    ``fixed`` holds the board tiles of the main word times the word multiplier, and the old
+    tiles of each cross-word times its multiplier; a new tile's gain counts it in the main word
+    and in its cross-word.
+    """
+    word_multiplier = 1
+    for p in empties:
+        word_multiplier *= line.word_mult[p]
+    fixed = word_multiplier * sum(line.values[p] for p in range(start, end + 1) if line.cells[p] >= 0)
+    gains = [0] * (end - start + 1)
+    for p in empties:
+        lm, wm, cross_sum = line.letter_mult[p], line.word_mult[p], line.cross_sums[p]
+        gains[p - start] = lm * word_multiplier
+        if cross_sum >= 0:
+            fixed += cross_sum * wm
+            gains[p - start] += lm * wm
+    return fixed, gains

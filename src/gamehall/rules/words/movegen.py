@@ -158,7 +158,8 @@ def _to_moves(
             ranks.append(
                 ((((_MAX_SCORE - score) * 16 + blanks_used) * 32 + row) * 32 + col) * 2 + (not across)
             )
-    order = sorted(range(len(moves)), key=lambda i: moves[i].word.upper())
+    order = sorted(range(len(moves)), key=lambda i: moves[i].word)
+    order.sort(key=lambda i: moves[i].word.upper())
     order.sort(key=ranks.__getitem__)
     return [moves[i] for i in order]
 

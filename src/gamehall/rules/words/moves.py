@@ -112,8 +112,12 @@ class Move:
             BLANK if ch.islower() else ch for ch, new in zip(self.word, self.new, strict=True) if new
         )
 
-    def sort_key(self) -> tuple[int, int, int, int, int, str]:
-        """The top's tie-break (§8.3): score, fewest blanks, row, column, across first, word."""
+    def sort_key(self) -> tuple[int, int, int, int, int, str, str]:
+        """The top's tie-break (§8.3): score, fewest blanks, row, column, across first, word.
+
+        Last (ours, so the order is total): the word as written, where an upper-case letter
+        sorts before a blank's lower case, so of two spellings the one with blanks later wins.
+        """
         return (
             -self.score,
             self.blanks_used,
@@ -121,6 +125,7 @@ class Move:
             self.col,
             0 if self.direction is Direction.ACROSS else 1,
             self.word.upper(),
+            self.word,
         )
 
     def __str__(self) -> str:

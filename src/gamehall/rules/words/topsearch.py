@@ -75,13 +75,12 @@ def search_best_first(
             if spans:
                 heapq.heappush(queue, (-max(spans)[0], number, anchor, spans, checked))
             continue
-        hopeful = [span for span in spans if span[0] >= floor]
         # Seven-tile spans are filled one by one, reading forwards; the rest by an anchor search
-        # of at most six tiles, confined to their extent.
-        for span in hopeful:
-            if span[3] == BINGO_TILES:
+        # of at most six tiles, confined to their extent. The floor rises as moves are found.
+        for span in sorted(spans, reverse=True):
+            if span[3] == BINGO_TILES and span[0] >= best_score[0]:
                 search.fill_span(span[1], span[2])
-        shorter = [span for span in hopeful if span[3] < BINGO_TILES]
+        shorter = [span for span in spans if span[3] < BINGO_TILES and span[0] >= best_score[0]]
         if shorter:
             search.from_anchor(
                 anchor,
