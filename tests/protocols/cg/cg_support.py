@@ -180,7 +180,9 @@ class ScriptedPlayer:
             elif body["from_slot"] == self.my_slot:
                 self.hand.pop(body["card_id"], None)
         elif packet.name == "cg:game.dk.question" and body["target"] == client.uuid:
-            answer = {"solo": "solo_no", "poverty_accept": "poverty_decline"}.get(body["type"], body["type"] + "_no")
+            answer = {"solo": "solo_no", "poverty_accept": "poverty_decline"}.get(
+                body["type"], body["type"] + "_no"
+            )
             client.send("cg:game.dk.announce", type=answer)
         elif packet.name == "cg:game.dk.turn" and body["current_player"] == client.uuid:
             self.play()

@@ -22,7 +22,17 @@ from gamehall.protocols.cg.framing import FrameDecoder, decode_body
 from .cg_support import CgClient, CgHarness, ScriptedPlayer, play_until_end, start_vs_bots
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game_vanilla.txt"
-UUID_KEYS = ("uuid", "lobby", "player", "announcer", "current_player", "target", "accused", "card_id", "solist")
+UUID_KEYS = (
+    "uuid",
+    "lobby",
+    "player",
+    "announcer",
+    "current_player",
+    "target",
+    "accused",
+    "card_id",
+    "solist",
+)
 
 
 def play_one_game(*, bytewise: bool = False) -> CgClient:
@@ -121,8 +131,12 @@ def test_no_map_key_on_the_wire_is_an_int(recorded: CgClient) -> None:
     assert count == len(recorded.all())
 
 
-def test_the_lobby_change_carries_33_validators_and_pigs_defaults_to_the_string_none(recorded: CgClient) -> None:
-    change = next(p for p in recorded.all() if p.name == "cg:lobby.change" and "gamerule_validators" in p.body)
+def test_the_lobby_change_carries_33_validators_and_pigs_defaults_to_the_string_none(
+    recorded: CgClient,
+) -> None:
+    change = next(
+        p for p in recorded.all() if p.name == "cg:lobby.change" and "gamerule_validators" in p.body
+    )
     validators = change.body["gamerule_validators"]
     assert len(validators) == 33 and "dk.misplay" not in validators
     assert validators["dk.pigs"]["default"] == "None"
