@@ -136,7 +136,9 @@ class UrHarness:
         self.clock.advance(seconds)
         self.settle()
 
-    def new_game(self, name: str = "soup1", players: int = 3, password: str = "", timeout: int = 5000) -> UrClient:
+    def new_game(
+        self, name: str = "soup1", players: int = 3, password: str = "", timeout: int = 5000
+    ) -> UrClient:
         creator = self.connect(f"creator-{name}")
         creator.send(f"NEU {players}", f"NAME {name}", f"PASSWORT {password}".rstrip(), f"TIMEOUT {timeout}")
         assert creator.take()[-1] == f"SPIEL_ANGEMELDET {name}"
