@@ -26,7 +26,7 @@ class Pair:
         self.alice.send("cg:lobby.create", game="doppelkopf", variant="c")
         self.alice.send("cg:lobby.change", gamerules={"dk.misplay": "penalize", **rules})
         self.alice.send("cg:lobby.invite", username="bobby")
-        invite = [p for p in self.bob.take() if p.name == "cg:lobby.invite"][0]
+        invite = next(p for p in self.bob.take() if p.name == "cg:lobby.invite")
         assert invite.body["username"] == "Alice" and invite.body["inviter"] == self.alice.uuid
         self.bob.send(
             "cg:lobby.invite.accept", accepted=True, **{k: invite.body[k] for k in ("lobby_id", "inviter")}
@@ -215,7 +215,7 @@ def test_a_vanilla_human_downgrades_penalize_to_refuse() -> None:
     assert "gamehall:msg.game.dk.misplay_downgraded" in notices
     assert not [p for p in pair.bob.all() if p.name == "cg:status.message"]
     assert pair.view(0)["rules"]["misplay"] == "refuse"
-    start = [p for p in pair.alice.all() if p.name == "cg:game.start"][0]
+    start = next(p for p in pair.alice.all() if p.name == "cg:game.start")
     assert start.body["gamerules"]["dk.misplay"] == "refuse" and len(start.body["gamerules"]) == 37
 
 
