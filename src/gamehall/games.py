@@ -29,6 +29,7 @@ GAMES: tuple[GameEntry, ...] = (
     GameEntry("aah", "gamehall.rules.aah", "aah", "gamehall.protocols.aah.dialogue", 11235),
     GameEntry("doppelkopf", "gamehall.rules.doppelkopf", "cg", "gamehall.protocols.cg.dialogue", 11225),
     GameEntry("ursuppe", "gamehall.rules.ursuppe", "urserver", "gamehall.protocols.urserver.dialogue", 4711),
+    GameEntry("mrjack", "gamehall.rules.mrjack", "mrjack", "gamehall.protocols.mrjack.dialogue", 4712),
 )
 
 

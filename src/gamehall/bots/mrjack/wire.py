@@ -25,6 +25,11 @@ log = logging.getLogger(__name__)
 
 ROLES = ("mrjack", "detektiv")
 
+DEFAULT_THINK_TIME = 0.03
+"""Seconds :func:`run_bots` waits before each line it sends: about 33 lines a second, under the
+server's default per-connection rate limit (50 reads a second), which would otherwise cut a
+bot that answers at machine speed off in the middle of a game."""
+
 
 @dataclass(slots=True)
 class BotResult:
@@ -53,6 +58,7 @@ class MrJackWireBot:
         rng: random.Random | None = None,
         games: int = 1,
         detective_marks: bool = False,
+        think_time: float = 0.0,
     ) -> None:
         if not NICK_PATTERN.fullmatch(nick):
             raise ValueError(f"{nick!r} is not a valid Mr. Jack nick (1-16 of A-Z a-z 0-9 _)")
@@ -68,6 +74,7 @@ class MrJackWireBot:
             detective_marks=detective_marks,
         )
         self.result = BotResult(nick, role)
+        self.think_time = think_time
         self._codec = TermCodec(Style.PROLOG)
 
     async def run(self) -> BotResult:
@@ -84,8 +91,10 @@ class MrJackWireBot:
                     break
                 self._codec.receive_data(data)
                 for line in self._lines():
+                    if self.think_time > 0:
+                        await asyncio.sleep(self.think_time)
                     writer.write(line)
-                await writer.drain()
+                    await writer.drain()
         finally:
             writer.close()
             with contextlib.suppress(ConnectionError):
@@ -120,10 +129,12 @@ async def run_bots(
     seed: int | None = None,
     timeout: float | None = None,
     detective_marks: bool = False,
+    think_time: float = DEFAULT_THINK_TIME,
 ) -> list[BotResult]:
     """Run ``count`` wire bots named ``<names_prefix><n>`` against ``HOST:PORT`` at once; odd
     numbers play Mr. Jack, even numbers the detective, so the seating pairs them up. Each plays
-    ``games`` games. Returns one :class:`BotResult` per bot, in name order.
+    ``games`` games, waiting ``think_time`` seconds before each line (:data:`DEFAULT_THINK_TIME`).
+    Returns one :class:`BotResult` per bot, in name order.
 
     Raises:
         ValueError: a generated name is not a valid nick, or an unknown policy style.
@@ -142,6 +153,7 @@ async def run_bots(
             rng=random.Random(master.getrandbits(64)),
             games=games,
             detective_marks=detective_marks,
+            think_time=think_time,
         )
         for number in range(1, count + 1)
     ]
@@ -157,4 +169,4 @@ async def run_bots(
     return results
 
 
-__all__ = ["BotResult", "MrJackWireBot", "run_bots"]
+__all__ = ["DEFAULT_THINK_TIME", "BotResult", "MrJackWireBot", "run_bots"]
