@@ -153,6 +153,20 @@ def _bots(args: argparse.Namespace) -> int:
             )
         )
         return 0
+    if args.game == "doppelkopf":
+        from gamehall.bots.doppelkopf.wire import run_bots as run_dk_bots
+
+        asyncio.run(
+            run_dk_bots(
+                host or "127.0.0.1",
+                port,
+                args.count,
+                names_prefix=args.prefix,
+                policy=args.policy,
+                games=args.games,
+            )
+        )
+        return 0
     print(f"gamehall: no wire bots for {args.game}", file=sys.stderr)
     return 2
 

@@ -1,0 +1,231 @@
+"""A Doppelkopf player over the cg protocol: a sans-I/O :class:`CgPlayer` (packets in, packets
+out) and :class:`CgWireBot`, its asyncio TCP client; :func:`run_bots` runs many.
+
+The player only knows what it receives, as a real client does: its hand (transfers into its own
+``handN`` slot with values), the cards on the table, the game type. It plays a card of the led
+class when it holds one (the engine's own ranking classifies cards), chosen at random or by the
+heuristic of :mod:`.policy`; if the server still refuses the card (pigs and other rules it does
+not model) it tries the next one. It answers "no" to every question, readies at once, and after
+``rounds`` rounds votes ``end_yes``. Each bot registers (or logs in), opens a lobby of its own,
+invites three ``bot_dk_dumb`` and plays one game per lobby.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamehall.bots.doppelkopf.policy import _choose, _ranking
+from gamehall.protocols._core import NEED_DATA
+from gamehall.protocols.cg import registry
+from gamehall.protocols.cg.codec import CgCodec, Packet
+
+log = logging.getLogger(__name__)
+
+ANSWERS = {"solo": "solo_no", "poverty_accept": "poverty_decline", "accusation_vote": "accusation_no"}
+
+
+@dataclass
+class BotStats:
+    games_finished: int = 0
+    rounds: int = 0
+    refusals: list[str] = field(default_factory=list)
+    closed_reason: str | None = None
+
+
+class CgPlayer:
+    """The sans-I/O part: feed it every packet, send what it returns."""
+
+    def __init__(
+        self,
+        name: str,
+        password: str,
+        *,
+        policy: str = "random",
+        rounds: int = 1,
+        flavor: str = "vanilla",
+        seed: int | None = None,
+    ) -> None:
+        self.name = name
+        self.password = password
+        self.policy = policy
+        self.rounds = rounds
+        self.flavor = flavor
+        self.rng = random.Random(seed)
+        self.uuid = ""
+        self.my_slot = ""
+        self.hand: dict[str, str] = {}
+        self.table: list[str] = []
+        self.game_type = "normal"
+        self.rules: dict[str, Any] = {}
+        self.tried: set[str] = set()
+        self.stats = BotStats()
+        self.done = False
+        self.registered = False
+
+    def start(self) -> list[Packet]:
+        return []
+
+    def on_packet(self, packet: Packet) -> list[Packet]:
+        body = packet.body
+        name = packet.name
+        if name == registry.HELLO:
+            return [Packet(registry.SETTYPE, {"conntype": "classic"})]
+        if name == registry.HANDSHAKE:
+            return [
+                Packet(registry.HANDSHAKE_ACCEPT, {"success": True}),
+                Packet("cg:version.check", {"protoversion": 1, "semver": "0.3.2-dev", "flavor": self.flavor}),
+            ]
+        if name == "cg:version.check":
+            return [Packet("cg:auth", {"username": self.name, "pwd": self.password, "create": True})]
+        if name == "cg:auth":
+            status = body.get("status")
+            if status == "user_exists" and not self.registered:
+                self.registered = True
+                return [Packet("cg:auth", {"username": self.name, "pwd": self.password})]
+            if status == "logged_in":
+                self.uuid = body["uuid"]
+                return [Packet("cg:lobby.create", {"game": "doppelkopf", "variant": "c"})]
+            self.stats.closed_reason = str(status)
+            self.done = True
+            return []
+        if name == "cg:lobby.join":
+            invites = [Packet("cg:lobby.invite", {"username": "bot_dk_dumb"}) for _ in range(3)]
+            return [*invites, Packet("cg:lobby.ready", {"ready": True})]
+        if name == "cg:game.start":
+            self.rules = {k.removeprefix("dk."): v for k, v in body.get("gamerules", {}).items()}
+            return [Packet("cg:game.start", {})]
+        if name == "cg:game.dk.round.change":
+            return self._round_change(body)
+        if name == "cg:game.dk.card.transfer":
+            self._transfer(body)
+            return []
+        if name == "cg:game.dk.question" and body["target"] == self.uuid:
+            answer = ANSWERS.get(body["type"], body["type"] + "_no")
+            return [Packet("cg:game.dk.announce", {"type": answer})]
+        if name == "cg:game.dk.turn":
+            self.tried = set()
+            if body["current_player"] == self.uuid:
+                return self._play()
+            return []
+        if name == "cg:status.message":
+            self.stats.refusals.append(str(body.get("message")))
+            if body.get("message") == "cg:msg.game.dk.pc_wrong_card":
+                return self._play()
+            return []
+        if name == "cg:game.end":
+            self.stats.games_finished += 1
+            self.done = True
+            return []
+        if name == registry.CLOSECONN:
+            self.stats.closed_reason = body.get("reason")
+            self.done = True
+        return []
+
+    def _round_change(self, body: dict[str, Any]) -> list[Packet]:
+        if "player_list" in body:
+            self.my_slot = f"hand{body['player_list'].index(self.uuid)}"
+            self.hand, self.table = {}, []
+        if "game_type" in body and body.get("phase") != "end":
+            self.game_type = str(body["game_type"])
+        phase = body.get("phase")
+        if phase == "w_for_ready":
+            return [Packet("cg:game.dk.announce", {"type": "ready"})]
+        if phase == "end":
+            self.stats.rounds += 1
+            vote = "end_yes" if self.stats.rounds >= self.rounds else "continue_yes"
+            return [Packet("cg:game.dk.announce", {"type": vote})]
+        return []
+
+    def _transfer(self, body: dict[str, Any]) -> None:
+        card, to_slot = body["card_id"], body["to_slot"]
+        if to_slot == self.my_slot:
+            self.hand[card] = body["card_value"]
+        elif body["from_slot"] == self.my_slot:
+            self.hand.pop(card, None)
+        if to_slot == "table":
+            self.table.append(body["card_value"])
+        elif str(to_slot).startswith("tricks"):
+            self.table = []
+
+    def _play(self) -> list[Packet]:
+        candidates = [c for c in self.hand if c not in self.tried]
+        if not candidates:
+            return []
+        view = {"rules": self.rules}
+        ranking = _ranking(view, {"game_type": self.game_type})
+        if self.table:
+            led = ranking.classify(self.table[0])
+            following = [c for c in candidates if ranking.classify(self.hand[c]) == led]
+            candidates = following or candidates
+        if self.policy == "heuristic":
+            trick = {"cards": [{"value": v} for v in self.table]}
+            card = _choose(candidates, self.hand, trick, ranking)
+        else:
+            card = self.rng.choice(candidates)
+        self.tried.add(card)
+        return [Packet("cg:game.dk.card.intent", {"intent": "play", "card": card})]
+
+
+class CgWireBot:
+    """One :class:`CgPlayer` over TCP."""
+
+    def __init__(self, host: str, port: int, name: str, password: str = "botpass", **player: Any) -> None:
+        self.host, self.port = host, port
+        self.player = CgPlayer(name, password, **player)
+        self.codec = CgCodec()
+        self.received: list[Packet] = []
+
+    async def run(self) -> BotStats:
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        try:
+            while not self.player.done:
+                data = await reader.read(65536)
+                if not data:
+                    break
+                self.codec.receive_data(data)
+                while (packet := self.codec.next_message()) is not NEED_DATA:
+                    assert isinstance(packet, Packet)
+                    self.received.append(packet)
+                    if packet.name == registry.HANDSHAKE:
+                        ids = {int(i): str(n) for n, i in packet.body["registry"].items()}
+                        self.codec.use_ids(ids)
+                    if packet.name == "cg:version.check" and "extensions" in packet.body:
+                        extra = {int(i): str(n) for n, i in packet.body["extensions"].items()}
+                        self.codec.use_ids({**self.codec.ids, **extra})
+                    for reply in self.player.on_packet(packet):
+                        writer.write(self.codec.encode(reply))
+                await writer.drain()
+            if not writer.is_closing():
+                writer.write(self.codec.encode(Packet(registry.CLOSECONN, {"reason": None})))
+                await writer.drain()
+        finally:
+            writer.close()
+            try:
+                await writer.wait_closed()
+            except ConnectionError:
+                log.debug("connection already gone")
+        return self.player.stats
+
+
+async def run_bots(
+    host: str, port: int, count: int, *, names_prefix: str = "dkbot", policy: str = "random", games: int = 1
+) -> list[BotStats]:
+    """``count`` wire bots, each playing ``games`` games (0: forever) at a table of its own,
+    with three ``dk_dumb`` server bots. cg names may not start with ``bot`` (those are the
+    server's), so such a prefix gets ``dk`` in front."""
+    if names_prefix.lower().startswith("bot"):
+        names_prefix = "dk" + names_prefix
+    stats: list[BotStats] = []
+    game = 0
+    while games == 0 or game < games:
+        bots = [
+            CgWireBot(host, port, f"{names_prefix}{i}", policy=policy, seed=game * 1000 + i)
+            for i in range(1, count + 1)
+        ]
+        stats += await asyncio.gather(*(bot.run() for bot in bots))
+        game += 1
+    return stats
