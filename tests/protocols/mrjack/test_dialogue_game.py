@@ -389,3 +389,28 @@ def test_with_a_rejoin_grace_the_same_nick_gets_its_seat_and_the_game_back() -> 
     ]
     back.send("aktion(faehigkeit).", "ziel(g6).")
     assert back.take()[-1].startswith("auswahl(")
+
+
+def test_the_informant_talks_once_a_round_and_relocates_to_one_of_50_empty_streets() -> None:
+    h = JackHarness()
+    jack, det = h.pair()
+    assert EMPTY_STREETS_AFTER_A1.count(",") + 1 == 50
+    det.send("aktiv(gelb).", "aktion(bewegen).", "ziel(a1).", "ziel(h7).", "aktion(faehigkeit).", "ziel(g6).")
+    assert sum(line.startswith("update_Alibi(") for line in det.take()) == 1
+    assert jack.take()[:2] == ["update_Spion(h7).", "update_Figur(a1,gelb)."]
+    jack.send("aktiv(rot).", "aktion(bewegen).")
+    assert "h7" in jack.take()[-1]
+    jack.send("ziel(h7).")  # the informant's new hex, visited again in the same round: silent
+    assert jack.take() == ["ok('Koordinate akzeptiert').", "update_Figur(h7,rot)."]
+    assert det.take() == ["update_Figur(h7,rot)."]
+
+
+def test_with_spion_broadcast_off_only_the_mover_learns_where_the_informant_went() -> None:
+    h = JackHarness(spion_broadcast=False)
+    jack, det = h.pair()
+    watcher = h.login("watcher", "zuschauer")
+    watcher.take()
+    det.send("aktiv(gelb).", "aktion(bewegen).", "ziel(a1).", "ziel(h7).")
+    assert det.take()[-2:] == ["update_Spion(h7).", "update_Figur(a1,gelb)."]
+    assert jack.take() == ["update_Figur(a1,gelb)."]
+    assert watcher.take() == ["update_Figur(a1,gelb)."]

@@ -82,7 +82,8 @@ class MrJackPolicy:
     def _move(self, view: View, targets: list[Ziel], rng: random.Random) -> Action:
         board = board_of(view)
         colour = str(view["active"])
-        suspects = [str(c) for c in view.get("suspects", [])]
+        alibis = {str(c) for c in view.get("alibis", [])}  # cards the informant showed this seat
+        suspects = [str(c) for c in view.get("suspects", []) if str(c) not in alibis]
         occupied = {label: c for c, label in board.figures.items()}
         rng.shuffle(targets)
         if view.get("you") == MRJACK:
