@@ -187,3 +187,46 @@ def autoplay(harness: UrHarness, players: list[UrClient], game: str = "soup1", l
         if harness.table(game).finished or not answer_default(harness, players, game):
             return
     raise AssertionError("the game did not end")
+
+
+class Table:
+    """A started game of ``players`` connections (anna, bert, cleo, dora), driven with
+    default moves to the request a test wants, whose state the test may then arrange."""
+
+    NAMES = ("anna", "bert", "cleo", "dora")
+
+    def __init__(self, players: int = 3, *, seed: int = 11, **defaults: Any) -> None:
+        self.harness = UrHarness(seed=seed, **defaults)
+        self.harness.new_game(players=players)
+        self.clients = [self.harness.join(name) for name in self.NAMES[:players]]
+
+    @property
+    def engine(self) -> UrsuppeTable:
+        return self.harness.table()
+
+    def client(self, seat: int) -> UrClient:
+        return next(c for c in self.clients if seat_of(c) == seat)
+
+    def to_move(self) -> tuple[int, str]:
+        to_move = self.engine.to_move()
+        return min(to_move.seats), str(to_move.kind)
+
+    def advance_to(
+        self, kind: str, *, round_number: int | None = None, setup: bool | None = None
+    ) -> UrClient:
+        """Answer defaults until ``kind`` (in ``round_number``) is pending; returns the
+        client it waits for, with nothing left unread."""
+        for _ in range(5000):
+            seat, pending = self.to_move()
+            prompt = self.engine.resync(seat)[0]
+            right_round = round_number is None or self.engine.state.round == round_number
+            right_setup = setup is None or getattr(prompt, "aufbau", None) == setup
+            if pending == kind and right_round and right_setup:
+                for c in self.clients:
+                    c.take()
+                return self.client(seat)
+            assert answer_default(self.harness, self.clients)
+        raise AssertionError(f"{kind} never came")
+
+    def others(self, client: UrClient) -> list[UrClient]:
+        return [c for c in self.clients if c is not client]

@@ -371,8 +371,11 @@ class UrDialogue:
         if isinstance(event, ev.SpielBeginnt):
             return self._game_begins(event, game)
         if isinstance(event, ev.ZeitUeberschritten):
+            self.play.timed_out = self.play.prompted
             return [fehler_line(29)]
         lines = render.event_lines(event)
+        if lines and lines[0].startswith("ZUG_"):
+            self.play.prompted = lines[0].split()[0]
         if isinstance(event, ev.SpielBeendet):
             self._log_result(game)
         return lines

@@ -44,6 +44,11 @@ class GameInput:
         self.d = dialogue
         self.block: GeneBlock | DivisionBlock | None = None
         self._setup_placed = False
+        self.prompted: str | None = None
+        """The kind of the last request this player was sent."""
+        self.timed_out: str | None = None
+        """The kind of the last request of this player that timed out (a late answer to it
+        gets FEHLER 17, note 9)."""
 
     def block_open(self) -> bool:
         return self.block is not None
@@ -75,7 +80,8 @@ class GameInput:
             raise Fehler(17)
         kind = str(to_move.kind)
         if keyword not in ANSWERS.get(kind, frozenset()):
-            raise Fehler(30)
+            late = self.timed_out is not None and keyword in ANSWERS.get(self.timed_out, frozenset())
+            raise Fehler(17 if late else 30)
         line = parse_game_line(keyword, params, game.players)
         if kind == "ZUG_GEN_KAUFEN":
             self.block = GeneBlock()
@@ -114,6 +120,7 @@ class GameInput:
     def _act(self, action: Action) -> None:
         d = self.d
         assert d.session is not None and d.game is not None and d.game.room_id is not None
+        self.timed_out = None
         try:
             d.session.act(d.game.room_id, action)
         except RuleError as exc:
