@@ -101,7 +101,7 @@ def test_invite_refusals() -> None:
 
 
 def test_accept_refusals_and_decline() -> None:
-    harness, alice, bob = setup()
+    _harness, alice, bob = setup()
     bob.send("cg:lobby.invite.accept", accepted=True, lobby_id="0" * 32, inviter=alice.uuid)
     assert messages(bob) == ["cg:msg.lobby.invite.accept.lobby_not_exists"]
     bob.send("cg:lobby.invite.accept", accepted=True, lobby_id=lobby_of(alice), inviter="f" * 32)
