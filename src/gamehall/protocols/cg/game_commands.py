@@ -273,77 +273,74 @@ def rejoin(conn: CgDialogue) -> None:
     _resync(conn)
 
 
+def _slots(conn: CgDialogue, translator: GameTranslator) -> list[tuple[str, str, bool]]:
+    """Where every card of the round lies now, as (card id, slot, value shown to this seat).
+
+    Card *ids* of other hands are public (every seat saw them dealt), so they are read from the
+    table state; values follow the visibility rules of §4.4."""
+    assert conn.session is not None and conn.room_id is not None
+    rnd = conn.session.room(conn.room_id).game.s.round
+    open_cards = bool(conn.session.room(conn.room_id).game.rules.get("open_cards"))
+    placed: list[tuple[str, str, bool]] = []
+    for seat, hand in enumerate(rnd.hands):
+        shown = open_cards or seat == translator.seat
+        placed += [(card, translator.slot("hand", seat), shown) for card in hand]
+    for trick in rnd.tricks:
+        if trick.winner is not None:
+            placed += [(c, translator.slot("tricks", trick.winner), False) for c in trick.cards if c]
+    if rnd.trick is not None and rnd.trick.winner is None:
+        placed += [(card, "table", True) for card in rnd.trick.cards if card]
+    for card, _slot, shown in placed:
+        if shown:
+            translator.values[card] = rnd.values[card]
+    return placed
+
+
 def _resync(conn: CgDialogue) -> None:
-    """The current round rebuilt for a returning seat: slots, labels, points, the pending turn."""
+    """The current round rebuilt for a returning seat (§5.2): creation transfers, then every
+    slot from the stack, the round's fields (private ones included), points and pips, and the
+    pending question or turn."""
     translator = _translator(conn)
     view = _view(conn, translator.seat)
     rnd = view.get("round")
     if rnd is None:
         return
     translator.player_list = list(rnd["player_list"])
+    uuids = [translator.uuid_of(s) for s in rnd["player_list"]]
     conn.send_packet(
-        Packet(
-            "cg:game.dk.round.change",
-            {
-                "round": rnd["round"],
-                "phase": "loading",
-                "player_list": [translator.uuid_of(s) for s in rnd["player_list"]],
-            },
-        )
+        Packet("cg:game.dk.round.change", {"round": rnd["round"], "phase": "loading", "player_list": uuids})
     )
-    for card in rnd["hand"]:
-        translator.values[card["id"]] = card["value"]
-        conn.send_packet(
-            translator._transfer(card["id"], translator.slot("hand", translator.seat or 0), shown=True)
-        )
-    trick = rnd.get("trick")
-    if trick:
-        for card in trick["cards"]:
-            if card is not None:
-                translator.values[card["id"]] = card["value"]
-                conn.send_packet(translator._transfer(card["id"], "table", shown=True))
-    if rnd["phase"] in ("tricks", "end", "reservations", "w_for_ready"):
-        body: dict[str, Any] = {"phase": rnd["phase"]}
-        if rnd.get("game_type"):
-            body["game_type"] = rnd["game_type"]
-        conn.send_packet(Packet("cg:game.dk.round.change", body))
+    placed = _slots(conn, translator)
+    for card, _slot, _shown in placed:
+        conn.send_packet(translator._transfer(card, "stack", shown=False))
+    for card, slot, shown in placed:
+        conn.send_packet(translator._transfer(card, slot, shown=shown))
+    body: dict[str, Any] = {"phase": rnd["phase"] if rnd["phase"] != "counting" else "tricks"}
+    if rnd.get("game_type"):
+        body["game_type"] = rnd["game_type"]
+    conn.send_packet(Packet("cg:game.dk.round.change", body))
     if "rebtn_lbl" in rnd:
         translator.rebtn_lbl, translator.pigbtn_lbl = rnd["rebtn_lbl"], rnd["pigbtn_lbl"]
-        conn.send_packet(
-            Packet(
-                "cg:game.dk.round.change", {"rebtn_lbl": rnd["rebtn_lbl"], "pigbtn_lbl": rnd["pigbtn_lbl"]}
-            )
-        )
+        labels = {"rebtn_lbl": rnd["rebtn_lbl"], "pigbtn_lbl": rnd["pigbtn_lbl"]}
+        conn.send_packet(Packet("cg:game.dk.round.change", labels))
     for seat in range(4):
-        conn.send_packet(
-            Packet(
-                "cg:game.dk.scoreboard",
-                {
-                    "player": translator.uuid_of(seat),
-                    "points": view["points"][seat],
-                    "point_change": 0,
-                    "pips": rnd["eyes"][seat],
-                    "pip_change": 0,
-                },
-            )
-        )
-    if rnd.get("question"):
-        conn.send_packet(
-            Packet(
-                "cg:game.dk.question",
-                {"type": rnd["question"], "target": translator.uuid_of(translator.seat or 0)},
-            )
-        )
-    current = rnd.get("current_player")
+        board = {
+            "player": translator.uuid_of(seat),
+            "points": view["points"][seat],
+            "point_change": 0,
+            "pips": rnd["eyes"][seat],
+            "pip_change": 0,
+        }
+        conn.send_packet(Packet("cg:game.dk.scoreboard", board))
+    if rnd.get("question") and translator.seat is not None:
+        question = {"type": rnd["question"], "target": translator.uuid_of(translator.seat)}
+        conn.send_packet(Packet("cg:game.dk.question", question))
+    current, trick = rnd.get("current_player"), rnd.get("trick")
     if rnd["phase"] == "tricks" and current is not None and trick is not None:
-        conn.send_packet(
-            Packet(
-                "cg:game.dk.turn",
-                {
-                    "current_trick": trick["number"],
-                    "total_tricks": rnd["total_tricks"],
-                    "current_player": translator.uuid_of(current),
-                    **translator.buttons_state(current),
-                },
-            )
-        )
+        turn = {
+            "current_trick": trick["number"],
+            "total_tricks": rnd["total_tricks"],
+            "current_player": translator.uuid_of(current),
+            **translator.buttons_state(current),
+        }
+        conn.send_packet(Packet("cg:game.dk.turn", turn))

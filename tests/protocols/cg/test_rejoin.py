@@ -1,0 +1,48 @@
+"""Rejoin (note §5.2, §11.22): a seated human who drops keeps the seat; logging in again gives
+the resync sequence ending in the pending turn, with hand values to the owner only."""
+
+from __future__ import annotations
+
+from .cg_support import CgHarness, ScriptedPlayer, play_until_end, start_vs_bots
+
+
+def test_a_dropped_player_logs_in_again_and_finishes_the_game() -> None:
+    harness = CgHarness(seed=5)
+    alice = start_vs_bots(harness)
+    alice.send("cg:game.dk.announce", type="ready")
+    harness.run(2.0)
+    alice.send("cg:game.dk.announce", type="reservation_no")
+    harness.run(2.0)
+    alice.dialogue.connection_lost()
+    harness.run(5.0)
+    again = harness.connect("Alice")
+    again.handshake()
+    again.take()
+    again.send("cg:auth", username="alice", pwd="secret")
+    packets = again.take()
+    names = [p.name for p in packets]
+    again.uuid = packets[1].body["uuid"]
+    start = names.index("cg:game.start")
+    assert names[: start + 1] == [
+        "cg:status.user",
+        "cg:auth",
+        "cg:lobby.join",
+        *["cg:status.user"] * 4,
+        "cg:lobby.change",
+        "cg:game.start",
+    ]
+    transfers = [p.body for p in packets if p.name == "cg:game.dk.card.transfer"]
+    assert len(transfers) == 96
+    assert all(t["from_slot"] is None and t["to_slot"] == "stack" for t in transfers[:48])
+    assert all(t["from_slot"] == "stack" for t in transfers[48:])
+    mine = [t for t in transfers[48:] if t["to_slot"] == "hand0"]
+    assert len(mine) == 12 and all(t["card_value"] for t in mine)
+    assert all(
+        t["card_value"] == "" for t in transfers[48:] if t["to_slot"].startswith("hand") and t not in mine
+    )
+    assert names[-1] == "cg:game.dk.turn" and packets[-1].body["current_player"] == again.uuid
+    player = ScriptedPlayer(again)
+    for packet in packets:
+        player.on_packet(packet)
+    play_until_end(harness, player)
+    assert again.dialogue.state == "lobby"
