@@ -168,10 +168,12 @@ def seat_of(client: UrClient) -> int:
     return seat
 
 
-def answer_default(harness: UrHarness, players: Iterable[UrClient], game: str = "soup1") -> bool:
+def answer_default(
+    harness: UrHarness, players: Iterable[UrClient], game: str = "soup1", table: UrsuppeTable | None = None
+) -> bool:
     """Let the one player whose request is pending send the engine's default move as lines.
     Returns False when nobody is to move."""
-    table = harness.table(game)
+    table = table if table is not None else harness.table(game)
     by_seat = {seat_of(c): c for c in players}
     for seat in sorted(table.to_move().seats):
         action = table.default_action(seat)
@@ -183,8 +185,9 @@ def answer_default(harness: UrHarness, players: Iterable[UrClient], game: str = 
 
 
 def autoplay(harness: UrHarness, players: list[UrClient], game: str = "soup1", limit: int = 5000) -> None:
+    table = harness.table(game)
     for _ in range(limit):
-        if harness.table(game).finished or not answer_default(harness, players, game):
+        if table.finished or not answer_default(harness, players, game, table):
             return
     raise AssertionError("the game did not end")
 
@@ -199,10 +202,7 @@ class Table:
         self.harness = UrHarness(seed=seed, **defaults)
         self.harness.new_game(players=players)
         self.clients = [self.harness.join(name) for name in self.NAMES[:players]]
-
-    @property
-    def engine(self) -> UrsuppeTable:
-        return self.harness.table()
+        self.engine = self.harness.table()
 
     def client(self, seat: int) -> UrClient:
         return next(c for c in self.clients if seat_of(c) == seat)
@@ -225,7 +225,7 @@ class Table:
                 for c in self.clients:
                     c.take()
                 return self.client(seat)
-            assert answer_default(self.harness, self.clients)
+            assert answer_default(self.harness, self.clients, table=self.engine)
         raise AssertionError(f"{kind} never came")
 
     def others(self, client: UrClient) -> list[UrClient]:

@@ -1,0 +1,187 @@
+"""The game over the wire beyond single errors (note 6, 9, 10, acceptance items 15-21):
+combat broadcasts, upgrades, departures, chat, spectators, the end in normal and
+tournament mode."""
+
+from __future__ import annotations
+
+from urserver_support import Table, UrHarness, autoplay, seat_of
+
+from gamehall.protocols.urserver.texts import fehler_line
+from gamehall.rules.ursuppe.genes import Gene
+
+
+def test_an_undefended_struggle() -> None:
+    t = Table(3)
+    eater = t.advance_to("ZUG_FRESSEN", round_number=1)
+    seat = seat_of(eater)
+    n = t.engine.resync(seat)[0].amoebe
+    g = t.engine.state
+    feld = g.amoebas[(seat, n)].feld
+    g.cubes[feld] = [0, 0, 0]
+    victim_seat = (seat + 2) % 3
+    victim = g.amoebas_of(victim_seat)[0]
+    victim.feld = feld
+    g.seats[seat].genes[Gene.UEBERLEBENSKAMPF] = 0
+    lines = eater.ask(f"UEBERLEBENSKAMPF {n} {victim_seat} {victim.nummer}")
+    x, y = feld
+    assert lines[:6] == [
+        f"BIOPUNKTE {seat} -1",
+        f"AMOEBE_ANGEGRIFFEN {victim_seat} {victim.nummer} {seat} {n}",
+        f"AMOEBE_ENTFERNT {victim_seat} {victim.nummer}",
+        f"NAEHRSTOFF 0 1 {x} {y}",
+        f"NAEHRSTOFF 1 1 {x} {y}",
+        f"NAEHRSTOFF 2 1 {x} {y}",
+    ]
+    assert not any(line.startswith("FRESSEN") for line in lines)
+
+
+def test_a_defense_owner_is_asked_alone() -> None:
+    t = Table(3)
+    eater = t.advance_to("ZUG_FRESSEN", round_number=1)
+    seat = seat_of(eater)
+    n = t.engine.resync(seat)[0].amoebe
+    g = t.engine.state
+    feld = g.amoebas[(seat, n)].feld
+    g.cubes[feld] = [0, 0, 0]
+    victim_seat = (seat + 1) % 3
+    victim = g.amoebas_of(victim_seat)[0]
+    victim.feld = feld
+    g.seats[seat].genes[Gene.UEBERLEBENSKAMPF] = 0
+    g.seats[victim_seat].genes[Gene.VERTEIDIGUNG] = 0
+    eater.send(f"UEBERLEBENSKAMPF {n} {victim_seat} {victim.nummer}")
+    request = f"ZUG_ABWEHR {victim.nummer} {seat} {n} 1"
+    for client in t.clients:
+        lines = client.take()
+        if client is t.client(victim_seat):
+            assert lines[-1] == request
+        assert f"ABWEHR {victim_seat} {victim.nummer}" in lines
+        assert (request in lines) == (client is t.client(victim_seat))
+
+
+def test_an_upgrade_returns_the_basic_gene() -> None:
+    t = Table(3)
+    buyer = t.advance_to("ZUG_GEN_KAUFEN", round_number=2)
+    seat = seat_of(buyer)
+    g = t.engine.state
+    g.seats[seat].genes[Gene.GESCHWINDIGKEIT] = 1
+    g.seats[seat].bp = 4
+    assert buyer.ask("GEN_KAUFEN", "GEN 16", "GEN_KAUFEN_ENDE")[:5] == [
+        f"GEN_KAUFEN {seat}",
+        "GEN 16",
+        "ABGEBEN 3",
+        f"GEN_KAUFEN_ENDE {seat}",
+        f"BIOPUNKTE {seat} -4",
+    ]
+
+
+def test_a_player_who_leaves_mid_game_is_played_with_defaults_to_the_end() -> None:
+    t = Table(3)
+    t.advance_to("ZUG_BEWEGEN", round_number=1)
+    anna, bert, cleo = t.clients
+    bert.send("ABMELDEN")
+    assert bert.closed
+    assert anna.take()[0] == f"SPIELERIN_ABGEMELDET {seat_of(bert)}"
+    autoplay(t.harness, [anna, cleo])
+    assert t.engine.finished
+    assert anna.lines()[-1] == "SPIEL_BEENDET"
+    assert not any(fehler_line(29) in line for line in anna.lines())
+
+
+def test_when_every_player_is_gone_the_game_plays_out_at_once() -> None:
+    t = Table(3)
+    spectator = t.harness.connect("eve")
+    spectator.send("ZUSCHAUEN soup1", "NAME eve")
+    t.advance_to("ZUG_BEWEGEN", round_number=1)
+    for client in t.clients:
+        client.hang_up()
+    assert t.engine.finished
+    lines = spectator.lines()
+    assert lines[-1] == "SPIEL_BEENDET"
+    assert lines.count("SPIELERIN_ABGEMELDET 0") == 1
+
+
+def test_chat_is_cut_to_70_characters_and_private_chat_reaches_only_its_target() -> None:
+    t = Table(3)
+    anna, bert, cleo = t.clients
+    for c in t.clients:
+        c.take()
+    text = "x" * 100
+    assert anna.ask(f"NACHRICHT {text}") == []
+    assert bert.take() == [f"NACHRICHT {seat_of(anna)} {'x' * 70}"]
+    assert cleo.take() == [f"NACHRICHT {seat_of(anna)} {'x' * 70}"]
+    assert anna.ask("NACHRICHT   zwei   Leerzeichen ") == []
+    assert bert.take() == [f"NACHRICHT {seat_of(anna)} zwei   Leerzeichen"]
+    cleo.take()
+    assert anna.ask(f"PRIVAT_NACHRICHT {seat_of(cleo)} nur fuer dich") == []
+    assert cleo.take() == [f"PRIVAT_NACHRICHT {seat_of(anna)} nur fuer dich"]
+    assert bert.take() == []
+    assert anna.ask(f"PRIVAT_NACHRICHT {seat_of(anna)} ich") == [fehler_line(22)]
+    assert anna.ask("PRIVAT_NACHRICHT 7 niemand") == [fehler_line(22)]
+    assert anna.ask("PRIVAT_NACHRICHT x hallo") == [fehler_line(14)]
+    assert anna.ask("PRIVAT_NACHRICHT 1") == [fehler_line(21)]
+    assert anna.ask("NACHRICHT") == [fehler_line(21)]
+
+
+def test_normal_mode_keeps_the_sockets_for_30_minutes_after_the_end() -> None:
+    t = Table(3)
+    autoplay(t.harness, t.clients)
+    anna = t.clients[0]
+    assert anna.lines()[-(3 + 1) :] == [
+        *(f"PUNKTE {c} {t.engine.state.seats[c].position}" for c in range(3)),
+        "SPIEL_BEENDET",
+    ]
+    listing = t.harness.connect("x").ask("LISTE")
+    assert listing == ["SPIELE 1", "SPIEL soup1 1 2 3 3"]
+    assert anna.ask("STATUS")[-1] == "STATUS_ENDE soup1"
+    t.harness.advance(1799)
+    assert not anna.closed
+    t.harness.advance(2)
+    assert all(c.closed for c in t.clients)
+    assert t.harness.connect("y").ask("LISTE") == ["SPIELE 0"]
+
+
+def test_tournament_mode_closes_every_socket_after_spiel_beendet() -> None:
+    t = Table(3, tournament=True)
+    spectator = t.harness.connect("eve")
+    spectator.send("ZUSCHAUEN soup1", "NAME eve")
+    autoplay(t.harness, t.clients)
+    for client in [*t.clients, spectator]:
+        assert client.lines()[-1] == "SPIEL_BEENDET"
+        assert client.closed and client.wire.writes_after_close == 0
+    assert t.harness.connect("y").ask("LISTE") == ["SPIELE 0"]
+
+
+def test_tournament_mode_refuses_timeout_zero() -> None:
+    harness = UrHarness(tournament=True)
+    client = harness.connect("c")
+    assert client.ask("NEU 3", "NAME t1", "PASSWORT", "TIMEOUT 0") == [fehler_line(22)]
+    assert client.ask("NEU 3", "NAME t1", "PASSWORT", "TIMEOUT 100") == ["SPIEL_ANGEMELDET t1"]
+
+
+def test_a_tournament_game_whose_players_never_answer_ends_by_timeouts() -> None:
+    t = Table(3, tournament=True)
+    for _ in range(2000):
+        if t.engine.finished:
+            break
+        t.harness.advance(15.0)
+    assert t.engine.finished
+    for client in t.clients:
+        assert client.closed
+        assert fehler_line(29) in client.lines()
+
+
+def test_several_games_at_once_with_passwords_and_spectators() -> None:
+    harness = UrHarness()
+    harness.new_game("soupA", password="a1")
+    harness.new_game("soupB", players=4)
+    a = [harness.join(n, "soupA", "a1") for n in ("anna", "bert", "cleo")]
+    b = [harness.join(n, "soupB") for n in ("anna", "bert", "cleo", "dora")]
+    watcher = harness.connect("w")
+    watcher.send("ZUSCHAUEN soupA", "NAME wanda")
+    assert watcher.take()[0] == "STATUS soupA"
+    assert harness.connect("x").ask("LISTE") == ["SPIELE 2", "SPIEL soupA 0 1 3 3", "SPIEL soupB 1 1 4 4"]
+    autoplay(harness, a, "soupA")
+    autoplay(harness, b, "soupB")
+    assert all(c.lines()[-1] == "SPIEL_BEENDET" for c in [*a, *b])
+    assert watcher.lines()[-1] == "SPIEL_BEENDET"
+    assert not any("soupB" in line for line in watcher.lines())
