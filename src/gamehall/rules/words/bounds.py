@@ -97,19 +97,26 @@ def fillable(gaddag: Gaddag, line: LineSquares, start: int, end: int, rack: Rack
 
     A forward walk of the GADDAG (first letter, separator, the rest) through the span's fixed
     letters and cross-checks. A rack letter is always placed as itself when the rack has it:
-    keeping the blank for later can only help.
+    keeping the blank for later can only help. Dead ends are remembered by (square, node, tiles
+    left): in the minimal GADDAG many prefixes lead to the same node.
     """
     masks, accepts, bases, kids = gaddag.masks, gaddag.accepts, gaddag.bases, gaddag.children
     cells, cross_masks = line.cells, line.cross_masks
     counts = list(rack.counts)
     blanks = rack.blanks
     held = 0
+    tiles_code = blanks  # the tiles left, as one int: 4 bits per letter, blanks in the low bits
     for letter, count in enumerate(counts):
         if count:
             held |= 1 << letter
+            tiles_code += count << (4 * letter + 4)
+    dead: set[tuple[int, int, int]] = set()
 
     def walk(pos: int, node: int) -> bool:
-        nonlocal blanks, held
+        nonlocal blanks, held, tiles_code
+        state = (pos, node, tiles_code)
+        if state in dead:
+            return False
         mask = masks[node]
         cell = cells[pos]
         if cell >= 0:
@@ -131,13 +138,18 @@ def fillable(gaddag: Gaddag, line: LineSquares, start: int, end: int, rack: Rack
                     continue
             placed = cell < 0
             real = placed and held & bit
+            spent = 0
             if real:
                 counts[letter] -= 1
                 if not counts[letter]:
                     held ^= bit
+                spent = 1 << (4 * letter + 4)
             elif placed:
                 blanks -= 1
+                spent = 1
+            tiles_code -= spent
             found = walk(pos + 1, child)
+            tiles_code += spent
             if real:
                 if not counts[letter]:
                     held ^= bit
@@ -146,6 +158,7 @@ def fillable(gaddag: Gaddag, line: LineSquares, start: int, end: int, rack: Rack
                 blanks += 1
             if found:
                 return True
+        dead.add(state)
         return False
 
     return walk(start, gaddag.root)

@@ -102,6 +102,11 @@ class LineSearch:
     ) -> None:
         """Generate every move whose leftmost covered anchor is ``anchor``.
 
+        When board tiles follow the anchor, the walk starts at the last of them (the pivot) and
+        reads them first: every such move contains them, and starting there confines the
+        GADDAG walk to prefixes that end with them. The separator is only crossed once the walk
+        has covered the anchor.
+
         The top-move search narrows the search to words within ``leftmost..rightmost`` (-1: the
         end of the line) placing at most ``max_tiles`` tiles.
         """
@@ -127,12 +132,15 @@ class LineSearch:
         if rightmost < 0:
             rightmost = last
         free_before, may_go_left, free_after = self.free_before, self.may_go_left, self.free_after
-        word_ends_at_anchor = free_after[anchor]
-        right_start = anchor + 1
-        right_takes_tile = anchor < last and cells[right_start] < 0
-        # What the first square right of the anchor accepts: its board letter, or its cross-check.
-        right_fixed = 1 << cells[right_start] if anchor < last and cells[right_start] >= 0 else 0
-        right_cross = cross_masks[right_start] if anchor < last else 0
+        pivot = anchor
+        while pivot < last and cells[pivot + 1] >= 0:
+            pivot += 1
+        word_ends_at_pivot = free_after[pivot]
+        right_start = pivot + 1
+        # The square after the pivot is empty (or off the board): what its cross-check accepts.
+        right_takes_tile = pivot < last
+        right_fixed = 0
+        right_cross = cross_masks[right_start] if pivot < last else 0
         skip_single = self.skip_single_with_cross and cross_sums[anchor] >= 0
         sep_bit = SEPARATOR_BIT
         sep_below = SEPARATOR_BIT - 1
@@ -150,9 +158,9 @@ class LineSearch:
         def left(pos: int, node: int, word: str, main: int, mult: int, cross: int, tiles: int) -> None:
             nonlocal rack_bits, blanks
             mask = masks[node]
-            free = free_before[pos]
-            ends_here = free and word_ends_at_anchor
-            go_left = may_go_left[pos] and pos > leftmost
+            free = free_before[pos] and pos <= anchor
+            ends_here = free and word_ends_at_pivot
+            go_left = pos > anchor or (may_go_left[pos] and pos > leftmost)
             left_takes_tile = go_left and cells[pos - 1] < 0
             # What the square before accepts: its board letter, or its cross-check.
             left_fixed = 1 << cells[pos - 1] if go_left and not left_takes_tile else 0
@@ -179,7 +187,7 @@ class LineSearch:
                     if (
                         free
                         and child_mask & sep_bit
-                        and anchor < rightmost
+                        and pivot < rightmost
                         and (tiles < rack_size or not right_takes_tile)
                     ):
                         after = kids[bases[child] + (child_mask & sep_below).bit_count()]
@@ -201,7 +209,7 @@ class LineSearch:
             tiles += 1
             more = tiles < rack_size
             do_left = go_left and (more or not left_takes_tile)
-            do_right = free and anchor < rightmost and (more or not right_takes_tile)
+            do_right = free and pivot < rightmost and (more or not right_takes_tile)
             while candidates:
                 bit = candidates & -candidates
                 candidates ^= bit
@@ -321,7 +329,7 @@ class LineSearch:
                         right(pos + 1, child, new_word, main, new_mult, new_cross, tiles, start)
                     blanks += 1
 
-        left(anchor, gaddag.root, "", 0, 1, 0, 0)
+        left(pivot, gaddag.root, "", 0, 1, 0, 0)
 
     def fill_span(self, start: int, end: int) -> None:
         """Generate every move whose word covers exactly ``start..end``, reading it forwards.
