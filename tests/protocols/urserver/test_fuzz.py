@@ -5,6 +5,7 @@ well-formed server line, a refused line changes nothing, and the cubes are all s
 
 from __future__ import annotations
 
+import itertools
 import logging
 
 import pytest
@@ -51,7 +52,7 @@ SERVER_KEYWORDS = {
 
 def _chunks(data: bytes, cuts: list[int]) -> list[bytes]:
     points = sorted({0, len(data), *(c % (len(data) + 1) for c in cuts)})
-    return [data[a:b] for a, b in zip(points, points[1:], strict=False)]
+    return [data[a:b] for a, b in itertools.pairwise(points)]
 
 
 @pytest.fixture(autouse=True)
@@ -75,7 +76,7 @@ def test_lobby_input_never_crashes(
     for chunk in _chunks(b"".join(stream), cuts):
         client.send_raw(chunk)
     for line in client.lines():
-        assert line.split()[0] in SERVER_KEYWORDS or line.startswith("Runde") or line.startswith("Farbe"), (
+        assert line.split()[0] in SERVER_KEYWORDS or line.startswith(("Runde", "Farbe")), (
             line
         )
     _assert_no_internal_error(caplog)
