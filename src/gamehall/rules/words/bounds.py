@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import mul
 
-from gamehall.rules.words.gaddag import SEPARATOR, Gaddag
 from gamehall.rules.words.linesearch import LineSquares
 from gamehall.rules.words.moves import BINGO_BONUS, BINGO_TILES
 
@@ -52,7 +51,7 @@ class RackSummary:
 
 SpanBound = tuple[int, int, int, int]
 """An upper bound of the score of the moves covering a span, the span's first and last
-position, and how many rack tiles it takes (:data:`BINGO_TILES`: see :func:`fillable`)."""
+position, and how many rack tiles it takes."""
 
 
 def span_bounds(line: LineSquares, anchor: int, rack: RackSummary) -> list[SpanBound]:
@@ -63,7 +62,7 @@ def span_bounds(line: LineSquares, anchor: int, rack: RackSummary) -> list[SpanB
     cross-check lets the rack put there. An empty list: no move can start from this anchor.
 
     A span that takes seven tiles gets the bingo bonus, the loosest part of the bound: the
-    search checks such a span with :func:`fillable` before it trusts its bound.
+    top-move search treats such spans on their own.
     """
     if not line.cross_masks[anchor] & rack.playable:
         return []
@@ -90,78 +89,6 @@ def span_bounds(line: LineSquares, anchor: int, rack: RackSummary) -> list[SpanB
                 total += BINGO_BONUS
             bounds.append((total, start, end, used))
     return bounds
-
-
-def fillable(gaddag: Gaddag, line: LineSquares, start: int, end: int, rack: RackSummary) -> bool:
-    """Whether some word covers exactly ``start..end`` using every rack tile on the empty squares.
-
-    A forward walk of the GADDAG (first letter, separator, the rest) through the span's fixed
-    letters and cross-checks. A rack letter is always placed as itself when the rack has it:
-    keeping the blank for later can only help. Dead ends are remembered by (square, node, tiles
-    left): in the minimal GADDAG many prefixes lead to the same node.
-    """
-    masks, accepts, bases, kids = gaddag.masks, gaddag.accepts, gaddag.bases, gaddag.children
-    cells, cross_masks = line.cells, line.cross_masks
-    counts = list(rack.counts)
-    blanks = rack.blanks
-    held = 0
-    tiles_code = blanks  # the tiles left, as one int: 4 bits per letter, blanks in the low bits
-    for letter, count in enumerate(counts):
-        if count:
-            held |= 1 << letter
-            tiles_code += count << (4 * letter + 4)
-    dead: set[tuple[int, int, int]] = set()
-
-    def walk(pos: int, node: int) -> bool:
-        nonlocal blanks, held, tiles_code
-        state = (pos, node, tiles_code)
-        if state in dead:
-            return False
-        mask = masks[node]
-        cell = cells[pos]
-        if cell >= 0:
-            options = mask & (1 << cell)
-        else:
-            options = mask & cross_masks[pos] & (ALL_LETTERS if blanks else held)
-        while options:
-            bit = options & -options
-            options ^= bit
-            letter = bit.bit_length() - 1
-            if pos == end:
-                if accepts[node] & bit:
-                    return True
-                continue
-            child = kids[bases[node] + (mask & (bit - 1)).bit_count()]
-            if pos == start:
-                child = gaddag.child(child, SEPARATOR)
-                if child < 0:
-                    continue
-            placed = cell < 0
-            real = placed and held & bit
-            spent = 0
-            if real:
-                counts[letter] -= 1
-                if not counts[letter]:
-                    held ^= bit
-                spent = 1 << (4 * letter + 4)
-            elif placed:
-                blanks -= 1
-                spent = 1
-            tiles_code -= spent
-            found = walk(pos + 1, child)
-            tiles_code += spent
-            if real:
-                if not counts[letter]:
-                    held ^= bit
-                counts[letter] += 1
-            elif placed:
-                blanks += 1
-            if found:
-                return True
-        dead.add(state)
-        return False
-
-    return walk(start, gaddag.root)
 
 
 def _square(line: LineSquares, p: int, rack: RackSummary) -> tuple[int, int, Square]:

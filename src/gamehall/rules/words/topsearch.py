@@ -1,16 +1,14 @@
-"""The top-move search: anchors best bound first, stopping once no bound can reach the best.
+"""The top-move search: best bound first, stopping once no bound can reach the best.
 
 Every anchor of every line gets the score bounds of the spans its moves may cover
-(:mod:`gamehall.rules.words.bounds`). Anchors are searched in decreasing order of their best span
-bound, and the search stops at the first anchor whose bound is strictly below the best score
-found (a tie must still be searched: the tie-break needs every top-scoring move). Within an
-anchor the search is confined to the squares and tile count of the spans that can still reach
-the best score, and each seven-tile span is filled on its own by a forward walk.
-
-The bingo bonus makes seven-tile spans the loosest bounds, so before a seven-tile span's bound is
-trusted it is checked: first whether the rack plus the span's board letters is an anagram of any
-word of seven letters or more (a set lookup), then whether a word actually fits the span's
-squares and cross-checks. An anchor whose bound drops goes back into the queue.
+(:mod:`gamehall.rules.words.bounds`). The queue holds, per anchor, its spans of up to six tiles
+(searched together by a GADDAG anchor search confined to their extent and tile count), and each
+of its seven-tile spans on its own: the bingo bonus makes those the loosest bounds, so each is
+first checked against an anagram set (the rack plus the span's board letters must spell some
+word of seven letters or more), then filled by a forward walk of that exact span, which cuts
+branches that cannot reach the best score. Items are taken best bound first; the search stops
+at the first bound strictly below the best score found (a tie must still be searched: the
+tie-break needs every top-scoring move).
 """
 
 from __future__ import annotations
@@ -19,15 +17,16 @@ import heapq
 import itertools
 from collections.abc import Sequence
 
-from gamehall.rules.words.bounds import ALL_LETTERS, RackSummary, SpanBound, fillable, span_bounds
+from gamehall.rules.words.bounds import ALL_LETTERS, RackSummary, SpanBound, span_bounds
 from gamehall.rules.words.letters import BLANK
 from gamehall.rules.words.linesearch import LineSearch
 from gamehall.rules.words.moves import BINGO_TILES
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-QueueItem = tuple[int, int, int, list[SpanBound], set[SpanBound]]
-"""(minus the anchor's bound, line search number, anchor, its spans, bingo spans checked)."""
+QueueItem = tuple[int, int, int, int, list[SpanBound]]
+"""(minus the bound, line search number, anchor, -1 for a bingo span else its anchor search's
+rank, the spans it covers)."""
 
 
 def search_best_first(
@@ -37,7 +36,7 @@ def search_best_first(
     best_score: list[int],
     anagram_keys: frozenset[int],
 ) -> None:
-    """Run the line searches' anchors best bound first; ``best_score[0]`` rises as moves are kept.
+    """Run the searches best bound first; ``best_score[0]`` rises as moves are kept.
 
     ``anagram_keys`` are the hashes of the sorted letters of every long word of the lexicon
     (:meth:`Lexicon.long_anagram_keys`).
@@ -50,54 +49,47 @@ def search_best_first(
         counts=[sum(1 for t in rack if t == letter) for letter in _ALPHABET],
         blanks=sum(1 for t in rack if t == BLANK),
     )
+    # One queue item per seven-tile span (filled on its own), one per anchor for its other spans.
     queue: list[QueueItem] = []
     for number, search in enumerate(searches):
         for anchor, is_anchor in enumerate(search.line.anchors):
-            if is_anchor:
-                spans = span_bounds(search.line, anchor, summary)
-                if spans:
-                    queue.append((-max(spans)[0], number, anchor, spans, set()))
+            if not is_anchor:
+                continue
+            spans = span_bounds(search.line, anchor, summary)
+            shorter = [span for span in spans if span[3] < BINGO_TILES]
+            if shorter:
+                queue.append((-max(shorter)[0], number, anchor, 0, shorter))
+            queue.extend((-span[0], number, anchor, -1, [span]) for span in spans if span[3] == BINGO_TILES)
     heapq.heapify(queue)
     anagrams: dict[tuple[int, ...], bool] = {}
     while queue:
-        negative_bound, number, anchor, spans, checked = heapq.heappop(queue)
+        negative_bound, number, anchor, kind, spans = heapq.heappop(queue)
         floor = best_score[0]
         if -negative_bound < floor:
             break
         search = searches[number]
-        bingos = [
-            span for span in spans if span[3] == BINGO_TILES and span[0] >= floor and span not in checked
-        ]
-        checked.update(bingos)
-        unfit = {span for span in bingos if not _bingo_fits(search, span, summary, anagram_keys, anagrams)}
-        if unfit:
-            spans = [span for span in spans if span not in unfit]
-            if spans:
-                heapq.heappush(queue, (-max(spans)[0], number, anchor, spans, checked))
-            continue
-        # Seven-tile spans are filled one by one, reading forwards; the rest by an anchor search
-        # of at most six tiles, confined to their extent. The floor rises as moves are found.
-        for span in sorted(spans, reverse=True):
-            if span[3] == BINGO_TILES and span[0] >= best_score[0]:
+        if kind < 0:
+            (span,) = spans
+            if _anagram_fits(search, span, summary, anagram_keys, anagrams):
                 search.fill_span(span[1], span[2])
-        shorter = [span for span in spans if span[3] < BINGO_TILES and span[0] >= best_score[0]]
-        if shorter:
-            search.from_anchor(
-                anchor,
-                leftmost=min(span[1] for span in shorter),
-                rightmost=max(span[2] for span in shorter),
-                max_tiles=max(span[3] for span in shorter),
-            )
+            continue
+        hopeful = [span for span in spans if span[0] >= floor]
+        search.from_anchor(
+            anchor,
+            leftmost=min(span[1] for span in hopeful),
+            rightmost=max(span[2] for span in hopeful),
+            max_tiles=max(span[3] for span in hopeful),
+        )
 
 
-def _bingo_fits(
+def _anagram_fits(
     search: LineSearch,
     span: SpanBound,
     rack: RackSummary,
     anagram_keys: frozenset[int],
     anagrams: dict[tuple[int, ...], bool],
 ) -> bool:
-    """Whether a word can cover ``span`` with the whole rack: an anagram first, then the squares."""
+    """Whether the rack plus the span's board letters spell some long word (in any order)."""
     counts = list(rack.counts)
     for cell in search.line.cells[span[1] : span[2] + 1]:
         if cell >= 0:
@@ -105,7 +97,7 @@ def _bingo_fits(
     key = (*counts, rack.blanks)
     if key not in anagrams:
         anagrams[key] = _anagram_exists(counts, rack.blanks, anagram_keys)
-    return anagrams[key] and fillable(search.gaddag, search.line, span[1], span[2], rack)
+    return anagrams[key]
 
 
 def _anagram_exists(counts: list[int], blanks: int, anagram_keys: frozenset[int]) -> bool:
