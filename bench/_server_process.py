@@ -118,22 +118,61 @@ def open_fds(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
+def machine_busy_seconds() -> float:
+    """CPU time all cores together spent not idle since boot (``/proc/stat``), in seconds.
+
+    The benchmark compares it with its own processes' CPU time: the rest is other work on
+    the machine (or kernel work nobody's account shows), which the figures must be read with.
+    """
+    with open("/proc/stat", encoding="ascii") as stat:
+        values = [int(v) for v in stat.readline().split()[1:]]
+    idle = values[3] + (values[4] if len(values) > 4 else 0)  # idle + iowait
+    guest = sum(values[8:10]) if len(values) > 9 else 0  # already counted in user and nice
+    return (sum(values) - idle - guest) / CLOCK_TICKS
+
+
+def wait_for_quiet(max_wait_s: float, busy_below: float = 0.25, own_pids: Sequence[int] = ()) -> float:
+    """Wait (at most ``max_wait_s``) until other work on the machine is nearly idle over one
+    second: fewer than ``busy_below`` cores busy besides this process and ``own_pids``.
+    Returns that other load of the last second sampled, so the caller can say when it
+    measured on a busy machine anyway."""
+    deadline = time.monotonic() + max_wait_s
+
+    def own() -> float:
+        return time.process_time() + sum(cpu_seconds(pid) for pid in own_pids)
+
+    while True:
+        machine, mine, started = machine_busy_seconds(), own(), time.monotonic()
+        time.sleep(1.0)
+        wall = time.monotonic() - started
+        other = (machine_busy_seconds() - machine - (own() - mine)) / wall
+        if other < busy_below or time.monotonic() >= deadline:
+            return other
+
+
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """A process's CPU time and RSS at one moment (``at`` is ``time.perf_counter()``)."""
+    """A process's CPU time and RSS, and the machine's busy time, at one moment (``at`` is
+    ``time.perf_counter()``)."""
 
     at: float
     cpu_s: float
     rss: int
+    machine_s: float
 
     @classmethod
     def of(cls, pid: int) -> Usage:
-        return cls(time.perf_counter(), cpu_seconds(pid), rss_bytes(pid))
+        return cls(time.perf_counter(), cpu_seconds(pid), rss_bytes(pid), machine_busy_seconds())
 
     def cpu_share_since(self, before: Usage) -> float:
         """CPU seconds per wall second between ``before`` and this sample (1.0 = one core)."""
         wall = self.at - before.at
         return (self.cpu_s - before.cpu_s) / wall if wall > 0 else 0.0
+
+    def machine_share_since(self, before: Usage) -> float:
+        """Busy cores (all processes, kernel included) between ``before`` and this sample."""
+        wall = self.at - before.at
+        return (self.machine_s - before.machine_s) / wall if wall > 0 else 0.0
 
 
 # ---- child servers ---------------------------------------------------------------------------

@@ -52,6 +52,7 @@ from _server_process import (
     machine_summary,
     pin,
     raise_nofile_limit,
+    wait_for_quiet,
 )
 from bench_echo_baseline import EchoResult, _new_loop, _percentile, measure_round_trips
 
@@ -98,10 +99,22 @@ class Row:
     p99_ms: float
     server_cpu: float  # CPU seconds per wall second (1.0 = one core busy)
     client_cpu: float  # the same for all client processes together
+    other_cpu: float  # busy cores outside the server and the clients (other work, kernel)
 
     @property
     def per_cpu_second(self) -> float:
         return self.per_second / self.server_cpu if self.server_cpu > 0 else 0.0
+
+
+QUIET_WAIT_S = [60.0]
+"""How long to wait for other work on the machine to stop before each measurement (--quiet-wait)."""
+
+
+def _quiet(own_pids: Sequence[int], busy_below: float = 0.25) -> None:
+    """Wait (bounded) for other work on the machine to stop, and say if it did not."""
+    other = wait_for_quiet(QUIET_WAIT_S[0], busy_below, own_pids)
+    if other >= busy_below:
+        print(f"  (other work kept {other:.2f} cores busy before this measurement)")
 
 
 def round_trips(server: ChildServer, connections: int, duration: float, what: str) -> Row:
@@ -109,6 +122,7 @@ def round_trips(server: ChildServer, connections: int, duration: float, what: st
     shares cover the whole call, connecting included)."""
     loop = _new_loop()
     try:
+        _quiet([server.pid])
         before, client_before = server.usage(), time.process_time()
         result: EchoResult = loop.run_until_complete(
             measure_round_trips(server.port, connections=connections, duration=duration, message=PING)
@@ -117,6 +131,7 @@ def round_trips(server: ChildServer, connections: int, duration: float, what: st
     finally:
         loop.close()
     wall = after.at - before.at
+    client_cpu = (client_after - client_before) / wall if wall > 0 else 0.0
     return Row(
         what,
         result.connections,
@@ -124,7 +139,8 @@ def round_trips(server: ChildServer, connections: int, duration: float, what: st
         result.p50_us / 1000,
         result.p99_us / 1000,
         after.cpu_share_since(before),
-        (client_after - client_before) / wall if wall > 0 else 0.0,
+        client_cpu,
+        after.machine_share_since(before) - after.cpu_share_since(before) - client_cpu,
     )
 
 
@@ -139,6 +155,7 @@ class GameRun:
     server_rss: int
     client_cpu: float
     join_s: float
+    other_cpu: float
 
 
 def _merge(results: Sequence[WindowResult]) -> WindowResult:
@@ -190,20 +207,23 @@ def play_games(
             problems += message[2]
         join_s = time.perf_counter() - join_started
         time.sleep(warmup)
+        _quiet([server.pid, *(worker.pid for worker in workers if worker.pid is not None)])
         before = server.usage()
         for pipe in pipes:
             pipe.send(("measure", duration))
         time.sleep(duration)
         after = server.usage()
         window = _merge([_receive(pipe, 30.0)[1] for pipe in pipes])
+        client_cpu = window.cpu_s / window.seconds if window.seconds else 0.0
         return GameRun(
             joined,
             problems,
             window,
             after.cpu_share_since(before),
             after.rss,
-            window.cpu_s / window.seconds if window.seconds else 0.0,
+            client_cpu,
             join_s,
+            after.machine_share_since(before) - after.cpu_share_since(before) - client_cpu,
         )
     finally:
         for worker in workers:
@@ -228,7 +248,7 @@ def game_rows(run: GameRun) -> list[Row]:
     both = sorted(window.pick_latencies + window.czpk_latencies)
     picks = sorted(window.pick_latencies)
     judged = sorted(window.czpk_latencies)
-    cpu, client = run.server_cpu, run.client_cpu
+    cpu, client, other = run.server_cpu, run.client_cpu, run.other_cpu
 
     def ms(values: list[float], fraction: float) -> float:
         return _percentile(values, fraction) * 1000
@@ -236,10 +256,37 @@ def game_rows(run: GameRun) -> list[Row]:
     confirmed = len(both)
     bots = window.bots
     return [
-        Row("AAH actions (PICK+CZPK)", bots, confirmed / seconds, ms(both, 0.5), ms(both, 0.99), cpu, client),
-        Row("  PICK -> PONG probe", bots, len(picks) / seconds, ms(picks, 0.5), ms(picks, 0.99), cpu, client),
-        Row("  CZPK -> RWIN", bots, len(judged) / seconds, ms(judged, 0.5), ms(judged, 0.99), cpu, client),
-        Row("  frames delivered", bots, window.frames_received / seconds, 0.0, 0.0, cpu, client),
+        Row(
+            "AAH actions (PICK+CZPK)",
+            bots,
+            confirmed / seconds,
+            ms(both, 0.5),
+            ms(both, 0.99),
+            cpu,
+            client,
+            other,
+        ),
+        Row(
+            "  PICK -> PONG probe",
+            bots,
+            len(picks) / seconds,
+            ms(picks, 0.5),
+            ms(picks, 0.99),
+            cpu,
+            client,
+            other,
+        ),
+        Row(
+            "  CZPK -> RWIN",
+            bots,
+            len(judged) / seconds,
+            ms(judged, 0.5),
+            ms(judged, 0.99),
+            cpu,
+            client,
+            other,
+        ),
+        Row("  frames delivered", bots, window.frames_received / seconds, 0.0, 0.0, cpu, client, other),
     ]
 
 
@@ -250,7 +297,7 @@ def format_rows(title: str, rows: Sequence[Row], baseline: Row) -> str:
     """A fixed-width table; ``vs echo`` compares per second and per server CPU second."""
     header = (
         f"{'measure':<26} {'conns':>5} {'per s':>9} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'srv CPU':>7} {'cli CPU':>7} {'per CPU-s':>9} {'vs echo':>7} {'vs echo/CPU':>11}"
+        f"{'srv CPU':>7} {'cli CPU':>7} {'other':>6} {'per CPU-s':>9} {'vs echo':>7} {'vs echo/CPU':>11}"
     )
     lines = [title, header, "-" * len(header)]
     for row in rows:
@@ -259,9 +306,13 @@ def format_rows(title: str, rows: Sequence[Row], baseline: Row) -> str:
         ratio_cpu = row.per_cpu_second / baseline.per_cpu_second if baseline.per_cpu_second else 0.0
         lines.append(
             f"{row.what:<26} {row.connections:>5} {row.per_second:>9.0f} {latency} "
-            f"{row.server_cpu:>7.1%} {row.client_cpu:>7.1%} {row.per_cpu_second:>9.0f} "
+            f"{row.server_cpu:>7.1%} {row.client_cpu:>7.1%} {row.other_cpu:>6.0%} {row.per_cpu_second:>9.0f} "
             f"{ratio:>7.2f} {ratio_cpu:>11.2f}"
         )
+    lines.append(
+        "CPU: cores busy (1 = 100%) from /proc; 'other' = busy cores outside server and clients "
+        "(other work on the machine, kernel); vs echo/CPU = per server CPU-second"
+    )
     return "\n".join(lines)
 
 
@@ -386,6 +437,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--aplimit", type=int, default=100, help="points to win (high: games outlast the run)"
     )
+    parser.add_argument(
+        "--quiet-wait", type=float, default=60.0, help="seconds to wait for an idle machine per measurement"
+    )
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin server and clients")
     parser.add_argument("--idle", type=int, default=10_000, help="plain idle connections")
     parser.add_argument(
@@ -395,6 +449,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--profile-tables", type=int, default=300, help="tables in the profile run")
     parser.add_argument("--profile-top", type=int, default=25, help="functions listed per sort")
     args = parser.parse_args(argv)
+    QUIET_WAIT_S[0] = max(0.0, args.quiet_wait)
     parts = {part.strip() for part in args.parts.split(",") if part.strip()}
     soft, hard = raise_nofile_limit()
     if args.pin and (os.cpu_count() or 1) < 2:

@@ -39,6 +39,8 @@ MODEST: dict[str, list[str]] = {
         "2000",
         "--idle-joined",
         "400",
+        "--quiet-wait",
+        "10",
     ],
 }
 """Arguments per script for a quick run (bench_echo_baseline first: it is the reference)."""
