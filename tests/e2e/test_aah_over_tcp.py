@@ -21,6 +21,7 @@ import pytest
 
 from gamehall.bots.aah import AahWireBot
 from gamehall.config import ServerConfig
+from gamehall.games import GAMES
 from gamehall.protocols.aah.codec import Frame
 from gamehall.server.app import running_server
 
@@ -72,6 +73,7 @@ def _start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-m", "gamehall.cli", "serve", "--bind", "127.0.0.1", "--db", str(db),
         "--aah-port", str(port), "--web-port", "0", "--log-level", "WARNING",
+        *(arg for e in GAMES if e.protocol != "aah" for arg in (f"--{e.protocol}-port", "0")),
         "--set", "aah.autostart_delay=1", "--set", "aah.round_gap=1", "--set", "aah.timeout=60",
         "--set", "aah.aplimit=20",
     ]  # fmt: skip

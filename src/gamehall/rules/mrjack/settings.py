@@ -107,6 +107,16 @@ SCHEMA = ConfigSchema(
             3600,
             help="Seconds a dropped player's seat is held (0: a drop is a forfeit, note 12).",
         ),
+        # server options of the term protocol (note 11), set like room defaults so one
+        # --set mrjack.KEY=VALUE reaches them; the engine itself does not read them
+        Setting(
+            "wire_style",
+            "prolog",
+            "choice",
+            choices=("prolog", "plain"),
+            help="Output style of the term protocol.",
+        ),
+        Setting("max_games", 50, "int", 1, 1000, help="Most Mr. Jack games the term protocol opens at once."),
     ],
 )
 
