@@ -7,4 +7,5 @@
 
 export const RENDERERS = {
   aah: () => import("./aah.js"),
+  doppelkopf: () => import("./doppelkopf.js"),
 };
