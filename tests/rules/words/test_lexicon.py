@@ -92,7 +92,7 @@ def test_unknown_name_is_an_error(tmp_path: Path) -> None:
 
 def test_cache_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source = tmp_path / "words.txt"
-    source.write_text("cat\ncats\nact\nscat\ntact\n", encoding="ascii")
+    source.write_text("cat\ncats\nact\nscat\ntact\nretains\nstainer\n", encoding="ascii")
     first = Lexicon.load(source, cache_dir=tmp_path / "cache")
     (cache_file,) = (tmp_path / "cache").iterdir()
     assert cache_file.name.startswith("gaddag-") and not list((tmp_path / "cache").glob("*.tmp"))
@@ -103,7 +103,9 @@ def test_cache_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(lexicon_module, "build_gaddag", no_build)
     second = Lexicon.load(source, cache_dir=tmp_path / "cache")
     assert second.gaddag == first.gaddag and second.digest == first.digest
-    assert list(second) == ["ACT", "CAT", "CATS", "SCAT", "TACT"]
+    assert second.anagrams.keys == first.anagrams.keys
+    assert list(second) == ["ACT", "CAT", "CATS", "RETAINS", "SCAT", "STAINER", "TACT"]
+    assert len(second.anagrams) == 1 and second.anagrams.spells_a_word("NASTIER")
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "garbage", "empty"])
@@ -125,7 +127,7 @@ def test_corrupt_cache_is_rebuilt(tmp_path: Path, damage: str) -> None:
     assert read_cache(cache_file, 3) is None
     rebuilt = Lexicon.load(source, cache_dir=tmp_path)
     assert list(rebuilt) == ["ACT", "CAT", "CATS"]
-    assert read_cache(cache_file, 3) == rebuilt.gaddag
+    assert read_cache(cache_file, 3) == (rebuilt.gaddag, rebuilt.anagrams.keys)
 
 
 def test_unwritable_cache_dir_still_loads(tmp_path: Path) -> None:
@@ -159,3 +161,11 @@ def test_enable_through_the_disk_cache() -> None:
     assert "QUIXOTIC" in enable and "AA" in enable and "QUIXOTICS" not in enable
     top = best_move(Board.empty(), "AEINRST", enable)
     assert top is not None and (top.ref, top.score) == ("H2", 66)
+
+
+def test_anagram_index() -> None:
+    lex = Lexicon.from_words(["RETAINS", "STAINER", "CAT", "QUIXOTIC"])
+    assert len(lex.anagrams) == 2  # RETAINS and STAINER share their letters; CAT is too short
+    assert lex.anagrams.spells_a_word("NASTIER") and lex.anagrams.spells_a_word("QUIXOTI", blanks=1)
+    assert lex.anagrams.spells_a_word("RETAI", blanks=2)
+    assert not lex.anagrams.spells_a_word("RETAINZ") and not lex.anagrams.spells_a_word("CAT")

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator
 from importlib import resources
 from pathlib import Path
 
+from gamehall.rules.words.anagrams import AnagramIndex, build_anagram_keys
 from gamehall.rules.words.gaddag import Gaddag, build_gaddag
 
 BUNDLED = ("enable", "letterpress-en", "letterpress-fr")
@@ -43,10 +44,10 @@ _VALID = re.compile(r"[A-Z]{2,15}")
 _LIGATURES = str.maketrans({"Œ": "OE", "œ": "oe", "Æ": "AE", "æ": "ae", "ß": "SS"})
 
 _CACHE_MAGIC = b"GHGADDAG"
-_CACHE_VERSION = 1
+_CACHE_VERSION = 3
 _HEADER = struct.Struct("<8sHBxIIIII32s")
 """magic, format version, byte order (0 little, 1 big), word count, root, node count, edge count,
-unused, SHA-256 of the array payload."""
+anagram key count, SHA-256 of the array payload."""
 
 
 def normalise_word(entry: str) -> str | None:
@@ -78,21 +79,23 @@ class Lexicon:
     Build one with :meth:`load` (files, cache) or :meth:`from_words` (tests, in memory).
     """
 
-    __slots__ = ("_anagrams", "_size", "digest", "gaddag", "name")
+    __slots__ = ("_size", "anagrams", "digest", "gaddag", "name")
 
-    def __init__(self, name: str, gaddag: Gaddag, size: int, digest: str) -> None:
+    def __init__(self, name: str, gaddag: Gaddag, anagrams: AnagramIndex, size: int, digest: str) -> None:
         self.name = name
         self.gaddag = gaddag
+        self.anagrams = anagrams
+        """The letter multisets of the long words (the top-move search's bingo check)."""
         self._size = size
         self.digest = digest
         """SHA-256 (hex) of the normalised list, one word per line with LF: identifies the lexicon."""
-        self._anagrams: frozenset[int] | None = None
 
     @classmethod
     def from_words(cls, words: Iterable[str], name: str = "custom") -> Lexicon:
         """A lexicon from words in memory, normalised, without any cache."""
         normalised = normalise_words(words)
-        return cls(name, build_gaddag(normalised), len(normalised), _digest(normalised))
+        anagrams = AnagramIndex(build_anagram_keys(normalised))
+        return cls(name, build_gaddag(normalised), anagrams, len(normalised), _digest(normalised))
 
     @classmethod
     def load(
@@ -124,23 +127,13 @@ class Lexicon:
         if use_cache:
             cached = read_cache(cache_file, len(words))
             if cached is not None:
-                return cls(label, cached, len(words), digest)
+                gaddag, keys = cached
+                return cls(label, gaddag, AnagramIndex(keys), len(words), digest)
         gaddag = build_gaddag(words)
+        keys = build_anagram_keys(words)
         if use_cache:
-            write_cache(cache_file, gaddag, len(words))
-        return cls(label, gaddag, len(words), digest)
-
-    def long_anagram_keys(self) -> frozenset[int]:
-        """``hash`` of the sorted letters of every word of 7 letters or more, built on first use.
-
-        The top-move search asks it whether the rack plus some board letters can spell any
-        word at all before it trusts a bingo's bound. A hash collision only makes the answer
-        "maybe", which is safe. Building it reads the whole list back (about half a second for
-        ENABLE), once per process.
-        """
-        if self._anagrams is None:
-            self._anagrams = frozenset(hash("".join(sorted(word))) for word in self if len(word) >= 7)
-        return self._anagrams
+            write_cache(cache_file, gaddag, keys, len(words))
+        return cls(label, gaddag, AnagramIndex(keys), len(words), digest)
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and self.gaddag.contains(word)
@@ -176,15 +169,14 @@ def _read_lines(path: Path) -> list[str]:
     return raw.decode("utf-8", errors="replace").splitlines()
 
 
-def _payload(gaddag: Gaddag) -> bytes:
-    return (
-        gaddag.masks.tobytes() + gaddag.accepts.tobytes() + gaddag.bases.tobytes() + gaddag.children.tobytes()
-    )
+def _payload(gaddag: Gaddag, anagram_keys: array[int]) -> bytes:
+    parts = (gaddag.masks, gaddag.accepts, gaddag.bases, gaddag.children, anagram_keys)
+    return b"".join(part.tobytes() for part in parts)
 
 
-def write_cache(path: Path, gaddag: Gaddag, word_count: int) -> bool:
-    """Write ``gaddag`` to ``path`` atomically; False (and no file) when the cache is unwritable."""
-    payload = _payload(gaddag)
+def write_cache(path: Path, gaddag: Gaddag, anagram_keys: array[int], word_count: int) -> bool:
+    """Write ``gaddag`` and the anagram keys to ``path`` atomically; False when unwritable."""
+    payload = _payload(gaddag, anagram_keys)
     header = _HEADER.pack(
         _CACHE_MAGIC,
         _CACHE_VERSION,
@@ -193,7 +185,7 @@ def write_cache(path: Path, gaddag: Gaddag, word_count: int) -> bool:
         gaddag.root,
         len(gaddag.masks),
         len(gaddag.children),
-        0,
+        len(anagram_keys),
         hashlib.sha256(payload).digest(),
     )
     try:
@@ -212,29 +204,29 @@ def write_cache(path: Path, gaddag: Gaddag, word_count: int) -> bool:
     return True
 
 
-def read_cache(path: Path, word_count: int) -> Gaddag | None:
-    """The GADDAG stored in ``path``, or ``None`` if it is missing, foreign, truncated or corrupt."""
+def read_cache(path: Path, word_count: int) -> tuple[Gaddag, array[int]] | None:
+    """The GADDAG and anagram keys in ``path``; ``None`` if missing, foreign, truncated or corrupt."""
     try:
         data = path.read_bytes()
     except OSError:
         return None
     if len(data) < _HEADER.size:
         return None
-    magic, version, order, count, root, nodes, edges, _unused, checksum = _HEADER.unpack_from(data)
+    magic, version, order, count, root, nodes, edges, anagram_count, checksum = _HEADER.unpack_from(data)
     expected_order = 0 if sys.byteorder == "little" else 1
     if magic != _CACHE_MAGIC or version != _CACHE_VERSION or order != expected_order or count != word_count:
         return None
     payload = data[_HEADER.size :]
-    if len(payload) != 4 * (3 * nodes + edges) or hashlib.sha256(payload).digest() != checksum:
+    if len(payload) != 4 * (3 * nodes + edges) + 8 * anagram_count:
         return None
-    if not 0 <= root < nodes:
+    if hashlib.sha256(payload).digest() != checksum or not 0 <= root < nodes:
         return None
     arrays = []
     offset = 0
-    for size in (nodes, nodes, nodes, edges):
-        part = array("I")
-        part.frombytes(payload[offset : offset + 4 * size])
+    for code, size in (("I", nodes), ("I", nodes), ("I", nodes), ("I", edges), ("Q", anagram_count)):
+        part = array(code)
+        part.frombytes(payload[offset : offset + part.itemsize * size])
         arrays.append(part)
-        offset += 4 * size
-    masks, accepts, bases, children = arrays
-    return Gaddag(masks, accepts, bases, children, root)
+        offset += part.itemsize * size
+    masks, accepts, bases, children, anagram_keys = arrays
+    return Gaddag(masks, accepts, bases, children, root), anagram_keys

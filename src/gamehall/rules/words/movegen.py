@@ -133,7 +133,7 @@ def _search(
             )
             placements.append((index, direction))
     if best_only:
-        search_best_first(searches, rack, values, best_score, lexicon.long_anagram_keys())
+        search_best_first(searches, rack, values, best_score, lexicon.anagrams)
     else:
         for search in searches:
             search.run()

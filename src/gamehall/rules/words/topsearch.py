@@ -14,9 +14,9 @@ tie-break needs every top-scoring move).
 from __future__ import annotations
 
 import heapq
-import itertools
 from collections.abc import Sequence
 
+from gamehall.rules.words.anagrams import AnagramIndex
 from gamehall.rules.words.bounds import ALL_LETTERS, RackSummary, SpanBound, span_bounds
 from gamehall.rules.words.letters import BLANK
 from gamehall.rules.words.linesearch import LineSearch
@@ -34,13 +34,9 @@ def search_best_first(
     rack: Sequence[str],
     values: Sequence[int],
     best_score: list[int],
-    anagram_keys: frozenset[int],
+    anagrams: AnagramIndex,
 ) -> None:
-    """Run the searches best bound first; ``best_score[0]`` rises as moves are kept.
-
-    ``anagram_keys`` are the hashes of the sorted letters of every long word of the lexicon
-    (:meth:`Lexicon.long_anagram_keys`).
-    """
+    """Run the searches best bound first; ``best_score[0]`` rises as moves are kept."""
     summary = RackSummary(
         tile_values=sorted((0 if t == BLANK else values[ord(t) - 65] for t in rack), reverse=True),
         letters=sorted({ord(t) - 65 for t in rack if t != BLANK}),
@@ -61,7 +57,7 @@ def search_best_first(
                 queue.append((-max(shorter)[0], number, anchor, 0, shorter))
             queue.extend((-span[0], number, anchor, -1, [span]) for span in spans if span[3] == BINGO_TILES)
     heapq.heapify(queue)
-    anagrams: dict[tuple[int, ...], bool] = {}
+    spelled: dict[tuple[int, ...], bool] = {}
     while queue:
         negative_bound, number, anchor, kind, spans = heapq.heappop(queue)
         floor = best_score[0]
@@ -70,7 +66,7 @@ def search_best_first(
         search = searches[number]
         if kind < 0:
             (span,) = spans
-            if _anagram_fits(search, span, summary, anagram_keys, anagrams):
+            if _anagram_fits(search, span, summary, anagrams, spelled):
                 search.fill_span(span[1], span[2])
             continue
         hopeful = [span for span in spans if span[0] >= floor]
@@ -86,8 +82,8 @@ def _anagram_fits(
     search: LineSearch,
     span: SpanBound,
     rack: RackSummary,
-    anagram_keys: frozenset[int],
-    anagrams: dict[tuple[int, ...], bool],
+    anagrams: AnagramIndex,
+    spelled: dict[tuple[int, ...], bool],
 ) -> bool:
     """Whether the rack plus the span's board letters spell some long word (in any order)."""
     counts = list(rack.counts)
@@ -95,18 +91,10 @@ def _anagram_fits(
         if cell >= 0:
             counts[cell] += 1
     key = (*counts, rack.blanks)
-    if key not in anagrams:
-        anagrams[key] = _anagram_exists(counts, rack.blanks, anagram_keys)
-    return anagrams[key]
-
-
-def _anagram_exists(counts: list[int], blanks: int, anagram_keys: frozenset[int]) -> bool:
-    """Whether these letters, each blank standing for any letter, spell some long word."""
-    letters = "".join(letter * count for letter, count in zip(_ALPHABET, counts, strict=True))
-    for jokers in itertools.combinations_with_replacement(_ALPHABET, blanks):
-        if hash("".join(sorted(letters + "".join(jokers)))) in anagram_keys:
-            return True
-    return False
+    if key not in spelled:
+        letters = "".join(letter * count for letter, count in zip(_ALPHABET, counts, strict=True))
+        spelled[key] = anagrams.spells_a_word(letters, rack.blanks)
+    return spelled[key]
 
 
 def _rack_bits(rack: Sequence[str]) -> int:
