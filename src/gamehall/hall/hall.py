@@ -34,7 +34,7 @@ from gamehall.store.base import RoomRecord, Store
 log = logging.getLogger(__name__)
 
 NAME_MAX = 32
-CHAT_MAX = 500
+CHAT_MAX = 1000  # the longest any protocol allows (Mr. Jack: 1000; AAH caps itself at 200)
 CHAT_BURST = 5
 CHAT_WINDOW_S = 10.0
 
