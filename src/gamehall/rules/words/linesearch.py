@@ -332,13 +332,15 @@ class LineSearch:
         left(pivot, gaddag.root, "", 0, 1, 0, 0)
 
     def fill_span(self, start: int, end: int) -> None:
-        """Generate every move whose word covers exactly ``start..end``, reading it forwards.
+        """Generate every move whose word covers exactly ``start..end``.
 
-        The top-move search uses it for seven-tile spans: with the word's ends fixed, the walk
-        (first letter, separator, then left to right) is far narrower than an anchor search, and
-        the score is a fixed part plus, per new tile, its value times its square's gain (the word
-        multiplier of the whole span is known), so a branch that cannot reach the floor even
-        with its best remaining tiles on its best remaining squares is cut.
+        The top-move search uses it for seven-tile spans. With the word's ends fixed, the walk
+        starts at the span's first run of board tiles (the pivot is its last tile) and reads
+        them before anything else, leftwards to ``start``, then crosses the separator and goes
+        on to ``end``; a span without board tiles is read forwards from ``start``. The score is
+        a fixed part plus, per new tile, its value times its square's gain (the word multiplier
+        of the whole span is known), so a branch that cannot reach the floor even with its best
+        remaining tiles on its best remaining squares is cut.
         """
         gaddag = self.gaddag
         masks, accepts, bases, kids = gaddag.masks, gaddag.accepts, gaddag.bases, gaddag.children
@@ -359,82 +361,96 @@ class LineSearch:
         fixed, gains = _span_scoring(line, start, end, empties)
         if len(empties) == BINGO_TILES:
             fixed += BINGO_BONUS
-        # best_gain_from[p]: the largest gain of an empty square at p or after it.
-        best_gain_from = [0] * (end + 2)
-        for p in range(end, start - 1, -1):
-            best_gain_from[p] = max(best_gain_from[p + 1], gains[p - start])
+        pivot = start
+        while pivot <= end and cells[pivot] < 0:
+            pivot += 1
+        if pivot > end:
+            pivot = start
+        while pivot < end and cells[pivot + 1] >= 0:
+            pivot += 1
+        # The order squares are read in: the pivot leftwards to the start, then (after the
+        # separator, when the word goes on) the rest rightwards.
+        order = list(range(pivot, start - 1, -1)) + list(range(pivot + 1, end + 1))
+        separator_before = pivot + 1 - start
+        last_step = len(order) - 1
+        # best_gain_after[i]: the largest gain of an empty square read at step i or later.
+        best_gain_after = [0] * (len(order) + 1)
+        for i in range(last_step, -1, -1):
+            best_gain_after[i] = max(best_gain_after[i + 1], gains[order[i] - start])
         rack_bits = 0
         value_left = 0
         for letter, count in enumerate(counts):
             if count:
                 rack_bits |= 1 << letter
                 value_left += count * letter_values[letter]
-        root = gaddag.root
 
-        def next_node(node: int, bit: int) -> int:
-            """The node after ``bit`` out of ``node``; after the first letter, also the separator."""
-            child = kids[bases[node] + (masks[node] & (bit - 1)).bit_count()]
-            return gaddag.child(child, SEPARATOR) if node == root else child
-
-        def keep(score: int, word: str) -> None:
+        def keep(score: int, word: list[str]) -> None:
             if score >= floor[0]:
                 if raise_floor:
                     floor[0] = score
-                found.append((score, start, word, rack_blanks - blanks))
+                text = "".join(word[separator_before - 1 :: -1] + word[separator_before:])
+                found.append((score, start, text, rack_blanks - blanks))
 
-        def walk(pos: int, node: int, word: str, gained: int) -> None:
+        def walk(step: int, node: int, word: list[str], gained: int) -> None:
             nonlocal rack_bits, blanks, value_left
-            if fixed + gained + value_left * best_gain_from[pos] < floor[0]:
+            if fixed + gained + value_left * best_gain_after[step] < floor[0]:
                 return
+            if step == separator_before:
+                node = gaddag.child(node, SEPARATOR)
+                if node < 0:
+                    return
+            pos = order[step]
             mask = masks[node]
             cell = cells[pos]
-            last_square = pos == end
+            final = step == last_step
             if cell >= 0:
                 bit = 1 << cell
                 if not mask & bit:
                     return
-                if last_square:
+                word.append(glyphs[pos])
+                if final:
                     if accepts[node] & bit:
-                        keep(fixed + gained, word + glyphs[pos])
-                    return
-                child = next_node(node, bit)
-                if child >= 0:
-                    walk(pos + 1, child, word + glyphs[pos], gained)
+                        keep(fixed + gained, word)
+                else:
+                    walk(step + 1, kids[bases[node] + (mask & (bit - 1)).bit_count()], word, gained)
+                word.pop()
                 return
             gain = gains[pos - start]
             candidates = mask & cross_masks[pos] & (ALL_LETTERS if blanks else rack_bits)
-            if last_square:
+            if final:
                 candidates &= accepts[node]
             while candidates:
                 bit = candidates & -candidates
                 candidates ^= bit
                 letter = bit.bit_length() - 1
-                child = -1 if last_square else next_node(node, bit)
-                if child < 0 and not last_square:
-                    continue
+                child = kids[bases[node] + (mask & (bit - 1)).bit_count()]
                 if rack_bits & bit:
                     counts[letter] -= 1
                     if not counts[letter]:
                         rack_bits ^= bit
                     value = letter_values[letter]
                     value_left -= value
-                    if last_square:
-                        keep(fixed + gained + value * gain, word + _GLYPHS[letter])
+                    word.append(_GLYPHS[letter])
+                    if final:
+                        keep(fixed + gained + value * gain, word)
                     else:
-                        walk(pos + 1, child, word + _GLYPHS[letter], gained + value * gain)
+                        walk(step + 1, child, word, gained + value * gain)
+                    word.pop()
                     value_left += value
                     if not counts[letter]:
                         rack_bits ^= bit
                     counts[letter] += 1
                 if blanks:
                     blanks -= 1
-                    if last_square:
-                        keep(fixed + gained, word + _BLANK_GLYPHS[letter])
+                    word.append(_BLANK_GLYPHS[letter])
+                    if final:
+                        keep(fixed + gained, word)
                     else:
-                        walk(pos + 1, child, word + _BLANK_GLYPHS[letter], gained)
+                        walk(step + 1, child, word, gained)
+                    word.pop()
                     blanks += 1
 
-        walk(start, root, "", 0)
+        walk(0, gaddag.root, [], 0)
 
 
 def _span_scoring(line: LineSquares, start: int, end: int, empties: list[int]) -> tuple[int, list[int]]:
