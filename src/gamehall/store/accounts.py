@@ -1,7 +1,7 @@
 """Storage of cg accounts (``gamehall.protocols.cg.accounts.Accounts``): SQLite and in memory.
 
 Passwords are kept only as ``hashlib.scrypt`` hashes (n=2^14, r=8, p=1, a 16-byte random salt),
-stored as ``scrypt$<salt hex>$<hash hex>``; nothing here returns a hash. The SQLite version uses
+stored as ``scrypt$<n>$<salt hex>$<hash hex>``; nothing here returns a hash. The SQLite version uses
 its own table (``cg_accounts``) and a one-row ``cg_server`` table for the server uuid, in the
 hall's database file, through a connection of its own.
 """
@@ -24,19 +24,22 @@ SCRYPT_R = 8
 SCRYPT_P = 1
 
 
-def hash_password(password: str, salt: bytes | None = None) -> str:
+def hash_password(password: str, salt: bytes | None = None, *, n: int = SCRYPT_N) -> str:
+    """``scrypt$<n>$<salt hex>$<hash hex>``: the work factor travels with the hash."""
     salt = os.urandom(16) if salt is None else salt
-    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P)
-    return f"scrypt${salt.hex()}${digest.hex()}"
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=SCRYPT_R, p=SCRYPT_P)
+    return f"scrypt${n}${salt.hex()}${digest.hex()}"
 
 
 def password_matches(password: str, stored: str) -> bool:
     try:
-        scheme, salt_hex, _digest = stored.split("$")
-        salt = bytes.fromhex(salt_hex)
+        scheme, n_text, salt_hex, _digest = stored.split("$")
+        salt, n = bytes.fromhex(salt_hex), int(n_text)
     except ValueError:
         return False
-    return scheme == "scrypt" and hmac.compare_digest(hash_password(password, salt), stored)
+    if scheme != "scrypt" or n < 2 or n & (n - 1):
+        return False
+    return hmac.compare_digest(hash_password(password, salt, n=n), stored)
 
 
 @dataclass
@@ -48,8 +51,12 @@ class _Row:
 class MemoryAccounts:
     """Accounts in a dict (tests, and servers run with a memory store)."""
 
-    def __init__(self, *, allow_new: bool = True, server_id: str | None = None) -> None:
+    def __init__(
+        self, *, allow_new: bool = True, server_id: str | None = None, scrypt_n: int = SCRYPT_N
+    ) -> None:
         self._allow_new = allow_new
+        self._n = scrypt_n
+        """The scrypt work factor of new hashes (tests may lower it; the server never does)."""
         self._server_id = server_id or uuid.uuid4().hex
         self._rows: dict[str, _Row] = {}
 
@@ -81,7 +88,7 @@ class MemoryAccounts:
         if self._by_name(username) is not None:
             return None
         account = Account(uuid.uuid4().hex, username)
-        self._rows[account.uuid] = _Row(account, hash_password(password))
+        self._rows[account.uuid] = _Row(account, hash_password(password, n=self._n))
         return account
 
     def verify(self, username: str, password: str) -> Account | None:
@@ -94,7 +101,7 @@ class MemoryAccounts:
         row = self._rows.get(account_uuid)
         if row is None or not password_matches(old, row.pwd_hash):
             return False
-        row.pwd_hash = hash_password(new)
+        row.pwd_hash = hash_password(new, n=self._n)
         return True
 
     def rename(self, account_uuid: str, username: str) -> bool:

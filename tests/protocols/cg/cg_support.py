@@ -111,11 +111,17 @@ class CgClient:
 
 class CgHarness:
     def __init__(
-        self, *, seed: int = 3, bytewise: bool = False, bot_delay: float = 0.3, **defaults: Any
+        self,
+        *,
+        seed: int = 3,
+        bytewise: bool = False,
+        bot_delay: float = 0.3,
+        scrypt_n: int = 2**14,
+        **defaults: Any,
     ) -> None:
         self.clock = FakeClock()
         seeds = iter(range(seed, seed + 10_000))
-        self.accounts = MemoryAccounts(server_id="5e7f00d0000000000000000000000001")
+        self.accounts = MemoryAccounts(server_id="5e7f00d0000000000000000000000001", scrypt_n=scrypt_n)
 
         def seat_bots(hall: Hall, room_id: str, count: int, policy: str) -> list[str]:
             return add_bots(hall, room_id, count, policy, delay=bot_delay, seed=seed)

@@ -33,10 +33,10 @@ def body_for(name: str) -> st.SearchStrategy[dict[str, Any]]:
 packets = st.sampled_from(NAMES).flatmap(lambda name: st.tuples(st.just(name), body_for(name)))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(script=st.lists(packets, max_size=12), flavor=st.sampled_from(["vanilla", "gamehall"]))
 def test_any_packets_in_a_game_never_crash(script: list[tuple[str, dict[str, Any]]], flavor: str) -> None:
-    harness = CgHarness(seed=9)
+    harness = CgHarness(seed=9, scrypt_n=2**4)
     alice = start_vs_bots(harness, flavor=flavor)
     alice.take()
     for name, body in script:
@@ -47,10 +47,30 @@ def test_any_packets_in_a_game_never_crash(script: list[tuple[str, dict[str, Any
     alice.take()
 
 
+@settings(max_examples=60, deadline=None)
+@given(script=st.lists(packets, max_size=10), flavor=st.sampled_from(["vanilla", "gamehall"]))
+def test_any_packets_after_login_and_in_a_lobby_never_crash(
+    script: list[tuple[str, dict[str, Any]]], flavor: str
+) -> None:
+    harness = CgHarness(scrypt_n=2**4)
+    bob = harness.connect("Bobby")
+    bob.register()
+    alice = harness.connect("Alice")
+    alice.register(flavor=flavor)
+    for name, body in script:
+        if name in registry.EXTENSIONS and flavor == "vanilla":
+            continue
+        alice.send(name, **body)
+        if name == "cg:lobby.create":
+            alice.send("cg:lobby.invite", username="bobby")
+            alice.send("cg:lobby.invite", username="bot_dk_dumb")
+    alice.take()
+
+
 @settings(max_examples=100, deadline=None)
 @given(script=st.lists(packets, max_size=10))
 def test_any_packets_before_login_never_crash(script: list[tuple[str, dict[str, Any]]]) -> None:
-    harness = CgHarness()
+    harness = CgHarness(scrypt_n=2**4)
     client = harness.connect("Alice")
     client.send(registry.SETTYPE, conntype="classic")
     client.send(registry.HANDSHAKE_ACCEPT, success=True)
@@ -64,7 +84,7 @@ def test_any_packets_before_login_never_crash(script: list[tuple[str, dict[str, 
 @settings(max_examples=100, deadline=None)
 @given(data=st.binary(max_size=200))
 def test_any_bytes_never_crash(data: bytes) -> None:
-    harness = CgHarness()
+    harness = CgHarness(scrypt_n=2**4)
     client = harness.connect("Alice")
     client.handshake()
     client.send_raw(data)

@@ -119,7 +119,8 @@ def create(conn: CgDialogue, body: dict[str, Any]) -> None:
         conn.status("cg:msg.lobby.create.invalid_game")
         return
     variant = body.get("variant", "c")
-    lobby = conn.directory.new_lobby(variant if variant in gamerules.VARIANTS else "c")
+    known = isinstance(variant, str) and variant in gamerules.VARIANTS
+    lobby = conn.directory.new_lobby(variant if known else "c")
     _enter(conn, lobby, ROLE_CREATOR)
 
 
