@@ -28,7 +28,7 @@ from gamehall.rules.mrjack.events import EndeSpiel, Jack, Moeglichkeiten, Update
 RECORDED: list[dict[str, Any]] = json.loads(GAMES_FIXTURE.read_text())
 PERFT: list[dict[str, Any]] = json.loads(PERFT_FIXTURE.read_text())
 
-PRIVATE_VIEW_KEYS = ("you", "alibis", "moeglichkeiten", "jack")
+PRIVATE_VIEW_KEYS = ("you", "alibis", "moeglichkeiten", "jack", "legal_parts")
 """The only view entries that may differ between seats."""
 
 PRIVATE_EVENTS = (

@@ -4,7 +4,8 @@ Everything on the board is public, and so are the round's cards, the witness car
 suspicion marks. Private: Mr. Jack's colour (Mr. Jack's seat only, everybody once the game
 is over, as ``ende(spiel,Sieger,Farbe)`` names it), the alibi cards a seat drew (that seat
 only), the open ``moeglichkeiten`` (the active seat only), and the order of the face-down
-decks (nobody).
+decks (nobody). ``legal_parts`` (the active seat only, while it chooses a Teilzug) lists the
+``aktion`` values the engine accepts now, so a client offers no refused button.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gamehall.rules._core import JSON, Seat
-from gamehall.rules.mrjack.actions import MRJACK, ROLES
+from gamehall.rules.mrjack.actions import MRJACK, ROLES, Aktion
 from gamehall.rules.mrjack.characters import COLOURS
+from gamehall.rules.mrjack.state import Phase
 from gamehall.rules.mrjack.visibility import seen_colours
 
 if TYPE_CHECKING:
@@ -48,6 +50,7 @@ def game_view(game: MrJackGame, seat: Seat | None) -> dict[str, JSON]:
         "alibis": list(game.alibis.drawn.get(seat, [])) if seat is not None else [],
         "jack": None,
         "moeglichkeiten": [],
+        "legal_parts": [],
         "winner": game.winner,
         "reason": game.reason,
     }
@@ -55,4 +58,6 @@ def game_view(game: MrJackGame, seat: Seat | None) -> dict[str, JSON]:
         view["jack"] = game.alibis.jack or None
     if act is not None and seat == act.seat and act.part is not None:
         view["moeglichkeiten"] = list(act.options)
+    if act is not None and seat == act.seat and game.phase is Phase.PARTS:
+        view["legal_parts"] = [a.aktion for a in game.legal_actions(seat) if isinstance(a, Aktion)]
     return view
