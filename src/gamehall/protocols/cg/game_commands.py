@@ -21,7 +21,7 @@ from gamehall.protocols.cg.game_out import GameTranslator, summaries
 from gamehall.protocols.cg.lobbies import Lobby
 from gamehall.rules._core import Action, Event, RuleError, Seat
 from gamehall.rules.doppelkopf import events as ev
-from gamehall.rules.doppelkopf.actions import Accuse, CancelAccusation, PickMove
+from gamehall.rules.doppelkopf.actions import Accuse, CancelAccusation, PickMove, WeddingClarification
 
 if TYPE_CHECKING:
     from gamehall.protocols.cg.dialogue import CgDialogue
@@ -153,10 +153,31 @@ def deliver(conn: CgDialogue, event: Event) -> None:
         return
     if conn.state != "game_dk":
         return
+    if _answered_for_vanilla(conn, event):
+        return
     for packet in _translator(conn).packets(event):
         conn.send_packet(packet)
     if isinstance(event, ev.GameEnded):
         game_over(conn, event.reason)
+
+
+def _answered_for_vanilla(conn: CgDialogue, event: Event) -> bool:
+    """The reference client cannot answer ``wedding_clarification_trick``: a vanilla bride is
+    never asked, ``foreign`` is chosen for her (§4.4). Acting waits for the clock, because a
+    listener must not call into the room that is delivering to it."""
+    if not (isinstance(event, ev.Asked) and event.kind == "wedding_clarification_trick"):
+        return False
+    if conn.flavor != "vanilla" or event.target != _translator(conn).seat:
+        return False
+    room_id = conn.room_id
+
+    def answer() -> None:
+        if conn.session is not None and room_id is not None and conn.room_id == room_id:
+            with contextlib.suppress(HallError, RuleError):
+                conn.session.act(room_id, WeddingClarification("foreign"))
+
+    conn.clock.call_later(0, answer)
+    return True
 
 
 def game_over(conn: CgDialogue, reason: str | None) -> None:
