@@ -30,7 +30,7 @@ from bench_echo_baseline import _new_loop
 SETTLE_S = 1.0
 ACCEPT_TIMEOUT_S = 120.0
 CONNECT_BATCH = 250
-JOIN_BATCH = 200
+JOIN_BATCH = 12
 
 
 @dataclass(frozen=True, slots=True)
