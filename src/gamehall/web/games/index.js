@@ -8,4 +8,5 @@
 export const RENDERERS = {
   aah: () => import("./aah.js"),
   doppelkopf: () => import("./doppelkopf.js"),
+  ursuppe: () => import("./ursuppe.js"),
 };
