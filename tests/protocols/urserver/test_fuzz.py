@@ -76,9 +76,7 @@ def test_lobby_input_never_crashes(
     for chunk in _chunks(b"".join(stream), cuts):
         client.send_raw(chunk)
     for line in client.lines():
-        assert line.split()[0] in SERVER_KEYWORDS or line.startswith(("Runde", "Farbe")), (
-            line
-        )
+        assert line.split()[0] in SERVER_KEYWORDS or line.startswith(("Runde", "Farbe")), line
     _assert_no_internal_error(caplog)
 
 

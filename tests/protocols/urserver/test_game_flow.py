@@ -4,9 +4,11 @@ tournament mode."""
 
 from __future__ import annotations
 
+from recording_listener import RecordingListener
 from urserver_support import Table, UrHarness, autoplay, seat_of
 
 from gamehall.protocols.urserver.texts import fehler_line
+from gamehall.rules.ursuppe.actions import Bereit
 from gamehall.rules.ursuppe.genes import Gene
 
 
@@ -185,3 +187,24 @@ def test_several_games_at_once_with_passwords_and_spectators() -> None:
     assert all(c.lines()[-1] == "SPIEL_BEENDET" for c in [*a, *b])
     assert watcher.lines()[-1] == "SPIEL_BEENDET"
     assert not any("soupB" in line for line in watcher.lines())
+
+
+def test_a_browser_table_is_listed_and_urserver_clients_sit_at_it() -> None:
+    harness = UrHarness()
+    web = harness.hall.login("Web User", RecordingListener(), protocol="web")
+    room = web.create_room("ursuppe", {"players": 3}, title="webroom", password="pw")
+    web.join(room.room_id, "pw")
+    client = harness.connect("c")
+    assert client.ask("LISTE") == ["SPIELE 1", "SPIEL webroom 0 0 1 3"]
+    assert harness.connect("x").ask("TEILNEHMEN webroom", "PASSWORT nein", "NAME bert") == [fehler_line(8)]
+    bert = harness.join("bert", "webroom", "pw")
+    assert bert.take() == ["SPIELERIN_AKZEPTIERT 1 bert"]
+    cleo = harness.join("cleo", "webroom", "pw")
+    lines = cleo.take()
+    assert lines[0] == "SPIELERIN_AKZEPTIERT 2 cleo"
+    assert "NAME Web_User" in lines
+    assert bert.take()[0] == "SPIELERIN_ANGEMELDET 2 cleo"
+    web.act(room.room_id, Bereit())
+    assert bert.take() == ["BEREIT 0"]
+    web.leave(room.room_id)
+    assert bert.take()[0] == "SPIELERIN_ABGEMELDET 0"

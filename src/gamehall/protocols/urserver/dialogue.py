@@ -212,6 +212,7 @@ class UrDialogue:
         elif keyword == "STATUS":
             if len(params) != 1:
                 raise Fehler(21)
+            sequences.discover(self)
             game = self.lobby.find(params[0])
             if game is None:
                 raise Fehler(27)
@@ -319,6 +320,7 @@ class UrDialogue:
         return self.game.seat_wire_name(colour) or "-"
 
     def _liste(self) -> list[str]:
+        sequences.discover(self)
         games = self.lobby.listed()
         lines = [f"SPIELE {len(games)}"]
         for game in games:

@@ -56,10 +56,15 @@ class UrGame:
     spectators: list[Member] = field(default_factory=list)
     ended: bool = False
     linger: Cancellable | None = None
+    foreign: bool = False
+    """Opened in the hall by another protocol (the browser): listed here so UrServer clients
+    can join it; its password, if any, is checked by the hall."""
+    locked: bool = False
+    """A foreign game whose hall room has a password."""
 
     @property
     def public(self) -> bool:
-        return self.password is None
+        return self.password is None and not self.locked
 
     @property
     def started(self) -> bool:
@@ -76,7 +81,8 @@ class UrGame:
         return 0 if self.table is None else len(self.table.seat_names())
 
     def wire_name_of(self, hall_name: str) -> str:
-        return self.names.get(hall_name.lower(), hall_name)
+        """The name on the wire: the UrServer name, or a browser user's name as one token."""
+        return self.names.get(hall_name.lower(), "_".join(hall_name.split()))
 
     def seat_wire_name(self, seat: int) -> str | None:
         if self.table is None:
@@ -111,6 +117,15 @@ class UrLobby:
 
     def listed(self) -> list[UrGame]:
         return list(self.games.values())
+
+    def prune(self, live_rooms: set[str]) -> None:
+        """Forget games nobody here is in that are over, or foreign games whose hall room is
+        gone (a browser table that ended or was abandoned)."""
+        for game in list(self.games.values()):
+            if game.everyone():
+                continue
+            if game.status == 2 or (game.foreign and game.room_id not in live_rooms):
+                del self.games[game.name]
 
     def next_login_suffix(self) -> int:
         self._login_counter += 1

@@ -52,6 +52,7 @@ def begin(d: UrDialogue, keyword: str, params: list[str]) -> None:
     """The first line of a sequence, in the lobby."""
     if len(params) != 1:
         raise Fehler(21)
+    discover(d)
     if keyword == "NEU":
         players = integer(params[0])
         if players not in (3, 4):
@@ -137,6 +138,7 @@ class Join(Sequence):
     def __init__(self, game: UrGame) -> None:
         self.expected = ["PASSWORT", "NAME"]
         self.game = game
+        self.given_password: str | None = None
 
     def take(self, d: UrDialogue, keyword: str, params: list[str]) -> None:
         game = self.game
@@ -146,6 +148,7 @@ class Join(Sequence):
             given = params[0][:NAME_LENGTH] if params else None
             if game.password is not None and given != game.password:
                 raise Fehler(8)
+            self.given_password = given
             return
         name = checked_name(params)
         if d.lobby.find(game.name) is not game:
@@ -161,7 +164,7 @@ class Join(Sequence):
         d.enter(game, session, hall_name, name, spectator=False)
         try:
             ensure_room(game, session)
-            session.join(str(game.room_id), game.password)
+            session.join(str(game.room_id), game.password if not game.locked else self.given_password)
         except (HallError, RuleError) as exc:
             d.back_to_lobby()
             raise Fehler(8 if isinstance(exc, HallError) and exc.code == "wrong_password" else 28) from None
@@ -192,9 +195,9 @@ class Watch(Sequence):
         try:
             ensure_room(game, session)
             session.spectate(str(game.room_id), game.password)
-        except (HallError, RuleError):
+        except (HallError, RuleError) as exc:
             d.back_to_lobby()
-            raise Fehler(28) from None
+            raise Fehler(8 if isinstance(exc, HallError) and exc.code == "wrong_password" else 28) from None
         view = game.table.view(None)
         d.send_lines([*d.status_block(game, view), *render.spielfeld_block(view)])
 
@@ -244,4 +247,37 @@ def ensure_room(game: UrGame, session: Session) -> None:
     stays listed, so its next member opens a fresh room."""
     live = {info.room_id for info in session.rooms(GAME)}
     if game.room_id not in live:
+        if game.foreign:
+            raise Fehler(27)
         open_room(game, session)
+
+
+def discover(d: UrDialogue) -> None:
+    """List the Ursuppe rooms opened by other protocols (the browser) as games here too, under
+    their title when it is a valid, free UrServer name, else under their room id."""
+    rooms = d.hall.rooms(GAME)
+    d.lobby.prune({info.room_id for info in rooms})
+    known = {game.room_id for game in d.lobby.games.values()}
+    found = [info for info in rooms if info.room_id not in known and not info.finished]
+    if not found:
+        return
+    session = _login(d, f"urserver~{d.lobby.next_login_suffix()}")
+    try:
+        for info in found:
+            title = info.title[:NAME_LENGTH]
+            name = title if _NAME.fullmatch(title) and d.lobby.find(title) is None else info.room_id
+            players = info.config.get("players", 3)
+            timeout = info.config.get("timeout_ms", 0)
+            game = UrGame(
+                name,
+                players if isinstance(players, int) else 3,
+                None,
+                timeout if isinstance(timeout, int) else 0,
+                room_id=info.room_id,
+                foreign=True,
+                locked=info.has_password,
+            )
+            game.table = session.room(info.room_id).game
+            d.lobby.add(game)
+    finally:
+        session.logout(dropped=False)
