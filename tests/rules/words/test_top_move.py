@@ -71,3 +71,13 @@ def test_empty_board_top_is_across() -> None:
         "QI",
         22,
     )
+
+
+def test_empty_board_down_moves_mirror_the_across_moves(lexicon: Lexicon) -> None:
+    board = Board.empty()
+    moves = generate_moves(board, "AEINRS?", lexicon)
+    across = {(m.row, m.col, m.word, m.score) for m in moves if m.direction is Direction.ACROSS}
+    down = {(m.col, m.row, m.word, m.score) for m in moves if m.direction is Direction.DOWN}
+    assert across == down and len(moves) == 2 * len(across) > 100
+    for move in moves[::37]:
+        assert validate_move(board, "AEINRS?", move.placed(), lexicon) == move

@@ -92,8 +92,10 @@ def _search(
             counts[ord(rack_tile) - 65] += 1
 
     best_score = [-1]
-    across_only = empty_board and best_only and layout.symmetric
-    directions = [Direction.ACROSS] if across_only else [Direction.ACROSS, Direction.DOWN]
+    # On an empty symmetric board a down move is the mirror image of an across move: search
+    # across only, then (for every move) mirror what was found.
+    mirrored = empty_board and layout.symmetric
+    directions = [Direction.ACROSS] if mirrored else [Direction.ACROSS, Direction.DOWN]
     searches: list[LineSearch] = []
     placements: list[tuple[int, Direction]] = []
     for direction in directions:
@@ -137,6 +139,9 @@ def _search(
     else:
         for search in searches:
             search.run()
+        if mirrored:
+            searches += searches
+            placements += [(index, Direction.DOWN) for index, _ in placements]
     return _to_moves(searches, placements, best_only, best_score[0])
 
 
