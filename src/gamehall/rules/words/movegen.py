@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from gamehall.rules.words.board import Board, Direction
-from gamehall.rules.words.gaddag import Gaddag
+from gamehall.rules.words.gaddag import SEPARATOR, Gaddag
 from gamehall.rules.words.letters import BLANK, ENGLISH, LetterSet, parse_rack
 from gamehall.rules.words.lexicon import Lexicon
 from gamehall.rules.words.linesearch import LineSearch, LineSquares
@@ -229,22 +229,36 @@ def _cross_checks(
 
 
 def _cross_mask(gaddag: Gaddag, above: list[int], below: list[int]) -> int:
-    """Letters L such that above + L + below is a word: walk its reversal, rev(below) L rev(above)."""
-    node = gaddag.walk(gaddag.root, reversed(below))
+    """Letters L such that above + L + below is a word.
+
+    With nothing below, the path ``rev(above) ◊ L`` gives every L at once; with nothing above,
+    the path ``rev(below) L`` does. With both, each L the shorter side allows is tried: walk
+    ``rev(below) L rev(above)`` or ``rev(above) ◊ L below``, whichever re-walks fewer letters.
+    """
+    masks, accepts = gaddag.masks, gaddag.accepts
+    if not below:
+        node = gaddag.walk(gaddag.root, reversed(above))
+        node = gaddag.child(node, SEPARATOR) if node >= 0 else -1
+        return accepts[node] & masks[node] & ALL_LETTERS if node >= 0 else 0
+    if not above:
+        node = gaddag.walk(gaddag.root, reversed(below))
+        return accepts[node] & masks[node] & ALL_LETTERS if node >= 0 else 0
+    if len(above) <= len(below):
+        node = gaddag.walk(gaddag.root, reversed(below))
+        rest = above[::-1]
+    else:
+        node = gaddag.walk(gaddag.root, reversed(above))
+        node = gaddag.child(node, SEPARATOR) if node >= 0 else -1
+        rest = below
     if node < 0:
         return 0
-    masks = gaddag.masks
-    if not above:
-        return gaddag.accepts[node] & masks[node] & ALL_LETTERS
-    reversed_above = above[::-1]
-    middle, last = reversed_above[:-1], reversed_above[-1]
+    middle, last = rest[:-1], rest[-1]
     allowed = 0
     candidates = masks[node] & ALL_LETTERS
     while candidates:
         low = candidates & -candidates
         candidates ^= low
-        letter = low.bit_length() - 1
-        tail = gaddag.walk(gaddag.child(node, letter), middle)
-        if tail >= 0 and gaddag.accepts_after(tail, last):
+        tail = gaddag.walk(gaddag.child(node, low.bit_length() - 1), middle)
+        if tail >= 0 and accepts[tail] >> last & 1:
             allowed |= low
     return allowed
