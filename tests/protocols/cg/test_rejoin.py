@@ -46,3 +46,29 @@ def test_a_dropped_player_logs_in_again_and_finishes_the_game() -> None:
         player.on_packet(packet)
     play_until_end(harness, player)
     assert again.dialogue.state == "lobby"
+
+
+def test_a_seat_dropped_until_the_game_ended_is_gone_from_the_lobby_and_logs_in_fresh() -> None:
+    harness = CgHarness(seed=5)
+    alice = harness.connect("Alice")
+    alice.register()
+    bob = harness.connect("Bobby")
+    bob.register()
+    alice.send("cg:lobby.create")
+    alice.send("cg:lobby.invite", username="bobby")
+    invite = next(p for p in bob.take() if p.name == "cg:lobby.invite")
+    bob.send("cg:lobby.invite.accept", accepted=True, lobby_id=invite.body["lobby_id"], inviter=alice.uuid)
+    for _ in range(2):
+        alice.send("cg:lobby.invite", username="bot_dk_dumb")
+    bob.send("cg:lobby.ready", ready=True)
+    alice.send("cg:lobby.ready", ready=True)
+    bob.dialogue.connection_lost()  # the table's timers play Bob's seat from now on
+    play_until_end(harness, ScriptedPlayer(alice), limit_s=5000)
+    lobby = alice.dialogue.directory.lobby_for(alice.uuid)
+    assert lobby is not None and bob.uuid not in lobby.members and lobby.room_id is None
+    assert any(p.body == {"users": {bob.uuid: {"role": -1}}} for p in alice.all() if p.name == "cg:lobby.change")
+    again = harness.connect("Bobby")
+    again.handshake()
+    again.send("cg:auth", username="bobby", pwd="secret")
+    assert [p.name for p in again.take()][-2:] == ["cg:status.user", "cg:auth"]
+    assert again.dialogue.state == "active"

@@ -198,8 +198,11 @@ def game_over(conn: CgDialogue, reason: str | None) -> None:
         conn.state = "active"
         return
     lobby.room_id = None
-    for member in lobby.members.values():
-        if member.peer is not None:
+    for member in list(lobby.members.values()):
+        gone = getattr(member.peer, "closed", False)
+        if gone and member.uuid != conn.account_uuid:
+            lobby_commands.remove_member(conn, lobby, member)  # dropped during the game: gone now
+        elif member.peer is not None:
             member.ready = False
     conn.send_packet(
         Packet("cg:lobby.change", {"users": {u: lobby.user_entry(m) for u, m in lobby.members.items()}})
@@ -269,7 +272,12 @@ def rejoin(conn: CgDialogue) -> None:
     if member is None:
         return
     room_id = lobby.room_id
-    rules = conn.session.room(room_id).game.view(None)["rules"]
+    try:
+        rules = conn.session.room(room_id).game.view(None)["rules"]
+    except HallError:  # the game ended while this seat was away: the lobby goes on without it
+        lobby.room_id = None
+        lobby_commands.remove_member(conn, lobby, member)
+        return
     if conn.flavor == "vanilla" and rules.get("misplay") == "penalize":
         return
     member.peer = conn

@@ -284,7 +284,7 @@ def kick(conn: CgDialogue, lobby: Lobby, body: dict[str, Any]) -> None:
         target.peer.send_packet(Packet("cg:lobby.leave", {"lobby": lobby.lobby_id}))
         if isinstance(target.peer, type(conn)):
             target.peer.state = "active"
-    _remove(conn, lobby, target)
+    remove_member(conn, lobby, target)
 
 
 def leave(conn: CgDialogue, lobby: Lobby) -> None:
@@ -293,7 +293,7 @@ def leave(conn: CgDialogue, lobby: Lobby) -> None:
         return
     conn.send_packet(Packet("cg:lobby.leave", {"lobby": lobby.lobby_id}))
     conn.state = "active"
-    _remove(conn, lobby, member)
+    remove_member(conn, lobby, member)
 
 
 def drop_from_lobby(conn: CgDialogue) -> None:
@@ -302,10 +302,11 @@ def drop_from_lobby(conn: CgDialogue) -> None:
     if lobby is not None and lobby.room_id is None:
         member = lobby.members.get(conn.account_uuid)
         if member is not None and member.peer is conn:
-            _remove(conn, lobby, member)
+            remove_member(conn, lobby, member)
 
 
-def _remove(conn: CgDialogue, lobby: Lobby, member: Member) -> None:
+def remove_member(conn: CgDialogue, lobby: Lobby, member: Member) -> None:
+    """``member`` leaves ``lobby``: the others see role -1; a departing creator is replaced."""
     was_creator = member.role == ROLE_CREATOR
     conn.directory.remove_member(lobby, member.uuid)
     lobby.broadcast(lobby.users_delta(member.uuid, role=ROLE_REMOVED))
