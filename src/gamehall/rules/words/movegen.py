@@ -151,6 +151,8 @@ def _to_moves(
     """The moves found, as :class:`Move` objects in tie-break order (:meth:`Move.sort_key`)."""
     moves: list[Move] = []
     ranks: list[int] = []
+    words: list[str] = []
+    make = Move._make
     for search, (index, direction) in zip(searches, placements, strict=True):
         new_flags = tuple(cell < 0 for cell in search.line.cells)
         across = direction is Direction.ACROSS
@@ -158,13 +160,16 @@ def _to_moves(
             if best_only and score < best_score:
                 continue
             row, col = (index, start) if across else (start, index)
-            moves.append(Move(row, col, direction, word, new_flags[start : start + len(word)], score))
+            moves.append(make((row, col, direction, word, new_flags[start : start + len(word)], score)))
+            words.append(word)
             # score (descending), fewest blanks, row, column, across first, packed in one int
             ranks.append(
                 ((((_MAX_SCORE - score) * 16 + blanks_used) * 32 + row) * 32 + col) * 2 + (not across)
             )
-    order = sorted(range(len(moves)), key=lambda i: moves[i].word)
-    order.sort(key=lambda i: moves[i].word.upper())
+    # Stable sorts, least significant key first: spelling, word, then the packed rank.
+    order = sorted(range(len(moves)), key=words.__getitem__)
+    uppers = [word.upper() for word in words]
+    order.sort(key=uppers.__getitem__)
     order.sort(key=ranks.__getitem__)
     return [moves[i] for i in order]
 

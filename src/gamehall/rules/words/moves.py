@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from gamehall.rules._core import IllegalAction
 from gamehall.rules.words.board import Board, Direction, Square, move_ref, square_name
@@ -59,9 +59,9 @@ class WordFormed:
     score: int
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A placement as the engine records it.
+class Move(NamedTuple):
+    """A placement as the engine records it (immutable; a named tuple because the generator makes
+    tens of thousands of them and a tuple is the cheapest immutable record to build).
 
     ``word`` is the whole main word, board tiles included, lower case where a blank stands;
     ``new[i]`` says whether letter ``i`` of ``word`` is placed by this move. ``score`` includes the
