@@ -66,7 +66,9 @@ def test_a_seat_dropped_until_the_game_ended_is_gone_from_the_lobby_and_logs_in_
     play_until_end(harness, ScriptedPlayer(alice), limit_s=5000)
     lobby = alice.dialogue.directory.lobby_for(alice.uuid)
     assert lobby is not None and bob.uuid not in lobby.members and lobby.room_id is None
-    assert any(p.body == {"users": {bob.uuid: {"role": -1}}} for p in alice.all() if p.name == "cg:lobby.change")
+    assert any(
+        p.body == {"users": {bob.uuid: {"role": -1}}} for p in alice.all() if p.name == "cg:lobby.change"
+    )
     again = harness.connect("Bobby")
     again.handshake()
     again.send("cg:auth", username="bobby", pwd="secret")

@@ -55,7 +55,7 @@ def start_game(conn: CgDialogue, lobby: Lobby) -> None:
         info = creator.session.create_room(GAME, settings, title=f"cg lobby {lobby.lobby_id[:8]}")
     except HallError as exc:
         log.warning("cg lobby %s: room refused: %s", lobby.lobby_id, exc.reason)
-        conn.status("cg:msg.lobby.start_failed")
+        conn.status("gamehall:msg.lobby.start_failed")
         return
     lobby.room_id = info.room_id
     for dialogue in dialogues:
@@ -73,7 +73,7 @@ def start_game(conn: CgDialogue, lobby: Lobby) -> None:
     except (HallError, RuleError) as exc:
         log.warning("cg lobby %s: seating failed: %s", lobby.lobby_id, exc)
         _undo_start(dialogues, lobby, info.room_id)
-        conn.status("cg:msg.lobby.start_failed")
+        conn.status("gamehall:msg.lobby.start_failed")
         return
     for dialogue in dialogues:
         if downgraded and dialogue.flavor == "gamehall":

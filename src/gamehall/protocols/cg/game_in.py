@@ -133,6 +133,8 @@ def refusal_key(code: str) -> str:
     """The ``status.message`` key of an engine refusal code."""
     if code.startswith("complaint."):
         return f"gamehall:msg.game.dk.{code}"
+    if code == "invalid_solo":
+        return "gamehall:msg.game.dk.invalid_solo"
     if code in DK_KEYS:
         return f"cg:msg.game.dk.{code}"
     if code in ("not_your_turn", "no_seat"):

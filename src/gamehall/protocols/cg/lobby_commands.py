@@ -92,7 +92,9 @@ def handle(conn: CgDialogue, name: str, body: dict[str, Any]) -> None:
             if parse_uuid(body["lobby"]) == lobby.lobby_id:
                 leave(conn, lobby)
         elif name == "cg:game.load":
-            conn.status("cg:msg.game.load.invalid")  # saved games are not offered (adjourn sends none)
+            conn.status(
+                "gamehall:msg.game.load_unsupported"
+            )  # saved games are not offered (adjourn sends none)
 
 
 # ------------------------------------------------------------------------------ entering
@@ -116,7 +118,7 @@ def _enter(conn: CgDialogue, lobby: Lobby, role: int) -> None:
 
 def create(conn: CgDialogue, body: dict[str, Any]) -> None:
     if body.get("game", "doppelkopf") != "doppelkopf":
-        conn.status("cg:msg.lobby.create.invalid_game")
+        conn.status("gamehall:msg.lobby.create.invalid_game")
         return
     variant = body.get("variant", "c")
     known = isinstance(variant, str) and variant in gamerules.VARIANTS
@@ -228,7 +230,7 @@ def ready(conn: CgDialogue, lobby: Lobby, body: dict[str, Any]) -> None:
 def change(conn: CgDialogue, lobby: Lobby, body: dict[str, Any]) -> None:
     member = lobby.members.get(conn.account_uuid)
     if member is None or member.role < ROLE_ADMIN or lobby.room_id is not None:
-        conn.status("cg:msg.lobby.change.no_permission")
+        conn.status("gamehall:msg.lobby.no_permission")
         return
     rules = body.get("gamerules")
     if isinstance(rules, dict):
@@ -264,10 +266,10 @@ def kick(conn: CgDialogue, lobby: Lobby, body: dict[str, Any]) -> None:
     kicker = lobby.members.get(conn.account_uuid)
     target = lobby.members.get(parse_uuid(body["uuid"]) or "")
     if kicker is None or target is None or kicker.role < ROLE_ADMIN or target.role >= kicker.role:
-        conn.status("cg:msg.lobby.kick.no_permission")
+        conn.status("gamehall:msg.lobby.no_permission")
         return
     if lobby.room_id is not None:
-        conn.status("cg:msg.lobby.kick.in_game")
+        conn.status("gamehall:msg.lobby.kick.in_game")
         return
     reason = body.get("reason")
     if target.peer is not None:
