@@ -25,8 +25,6 @@ from operator import mul
 from gamehall.rules.words.linesearch import LineSquares
 from gamehall.rules.words.moves import BINGO_BONUS, BINGO_TILES
 
-ALL_LETTERS = (1 << 26) - 1
-
 Square = tuple[int, int, int]
 """A new tile's letter multiplier, its cross-word part, and the best rack value allowed there."""
 

@@ -32,6 +32,9 @@ SEPARATOR = 26
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
+ALL_LETTERS = (1 << 26) - 1
+"""The bit mask of every letter A..Z (the separator excluded)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Gaddag:

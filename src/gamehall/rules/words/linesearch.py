@@ -17,11 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gamehall.rules.words.gaddag import SEPARATOR, Gaddag
+from gamehall.rules.words.gaddag import ALL_LETTERS, SEPARATOR, Gaddag
 from gamehall.rules.words.moves import BINGO_BONUS, BINGO_TILES
 
 SEPARATOR_BIT = 1 << SEPARATOR
-ALL_LETTERS = (1 << 26) - 1
 _GLYPHS = [chr(65 + i) for i in range(26)]
 _BLANK_GLYPHS = [chr(97 + i) for i in range(26)]
 

@@ -8,10 +8,15 @@ How it works, for one direction (down is the same on the transposed board):
 2. **Anchors.** Every legal move covers an empty square next to a tile (on an empty board, the
    start square). Each move is generated from the leftmost anchor it covers: walking left from an
    anchor stops at the previous empty anchor.
-3. **Search.** From an anchor the GADDAG path is walked leftwards (placing rack tiles or reading
-   board tiles), then, after the separator, rightwards. An accepting edge with a free square on
-   both ends of the word is a move. Scores are carried along: the main word's letter sum and word
-   multiplier, and the cross-words' totals.
+3. **Search** (:mod:`~gamehall.rules.words.linesearch`). From an anchor the GADDAG path is walked
+   leftwards (placing rack tiles or reading board tiles), then, after the separator, rightwards.
+   An accepting edge with a free square on both ends of the word is a move. Scores are carried
+   along: the main word's letter sum and word multiplier, and the cross-words' totals.
+
+:func:`generate_moves` runs every anchor; :func:`best_move` runs them best score bound first
+and stops when no bound can reach the best move found
+(:mod:`~gamehall.rules.words.topsearch`). On an empty symmetric board only across moves are
+searched; down moves are their mirror images.
 
 A blank may be any letter and scores 0; a rack with two blanks tries each letter once per square.
 A single tile that forms words both ways is one move (across, as the JDuplicate note reads it).
@@ -23,14 +28,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from gamehall.rules.words.board import Board, Direction
-from gamehall.rules.words.gaddag import SEPARATOR, Gaddag
+from gamehall.rules.words.gaddag import ALL_LETTERS, SEPARATOR, Gaddag
 from gamehall.rules.words.letters import BLANK, ENGLISH, LetterSet, parse_rack
 from gamehall.rules.words.lexicon import Lexicon
 from gamehall.rules.words.linesearch import LineSearch, LineSquares
 from gamehall.rules.words.moves import Move
 from gamehall.rules.words.topsearch import search_best_first
-
-ALL_LETTERS = (1 << 26) - 1
 
 Grid = list[list[int]]
 """Letter numbers by [line][position], -1 for an empty square."""
@@ -43,8 +46,7 @@ def generate_moves(
     board: Board, rack: str | Iterable[str], lexicon: Lexicon, letters: LetterSet = ENGLISH
 ) -> list[Move]:
     """Every legal move of ``rack`` on ``board``, best first (tie-break of :meth:`Move.sort_key`)."""
-    moves = _search(board, parse_rack(rack), lexicon, letters, best_only=False)
-    return moves
+    return _search(board, parse_rack(rack), lexicon, letters, best_only=False)
 
 
 def best_move(

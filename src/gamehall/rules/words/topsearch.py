@@ -17,7 +17,8 @@ import heapq
 from collections.abc import Sequence
 
 from gamehall.rules.words.anagrams import AnagramIndex
-from gamehall.rules.words.bounds import ALL_LETTERS, RackSummary, SpanBound, span_bounds
+from gamehall.rules.words.bounds import RackSummary, SpanBound, span_bounds
+from gamehall.rules.words.gaddag import ALL_LETTERS
 from gamehall.rules.words.letters import BLANK
 from gamehall.rules.words.linesearch import LineSearch
 from gamehall.rules.words.moves import BINGO_TILES
