@@ -320,7 +320,7 @@ def run_games_part(tables: int, args: argparse.Namespace) -> None:
     """Part 1 for one table count: echo, server PING, then the games."""
     connections = tables * SEATS_PER_TABLE
     duration = min(args.duration, MAX_DURATION_S)
-    with echo_server(duration + 60, core=SERVER_CORE if args.pin else None) as echo:
+    with echo_server(duration + QUIET_WAIT_S[0] + 60, core=SERVER_CORE if args.pin else None) as echo:
         baseline = round_trips(echo, connections, duration, "echo (raw uvloop)")
     settings = game_settings(tables, args.aplimit)
     with gamehall_server(settings, core=SERVER_CORE if args.pin else None, environ=SERVER_LIMITS) as server:
