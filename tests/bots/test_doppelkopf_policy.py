@@ -8,7 +8,7 @@ import random
 import pytest
 
 from gamehall.bots.doppelkopf import DoppelkopfPolicy
-from gamehall.bots.doppelkopf.policy import _choose, _ranking
+from gamehall.bots.doppelkopf.policy import choose_card, ranking_of
 from gamehall.bots.hall_bots import make_policy
 from gamehall.rules.doppelkopf import DoppelkopfTable, new_game
 from gamehall.rules.doppelkopf.actions import Announce, PlayCard, Vote
@@ -71,15 +71,15 @@ def test_the_random_policy_never_announces_and_answers_no() -> None:
 
 
 def test_the_heuristic_wins_cheaply_and_otherwise_throws_the_least() -> None:
-    ranking = _ranking({"rules": {}}, {"game_type": "normal"})
+    ranking = ranking_of({"rules": {}}, {"game_type": "normal"})
     hand = {"a": "sa", "b": "s9", "c": "sk", "d": "h10"}
     led_spades = {"cards": [{"value": "s10"}]}
-    assert _choose(["a", "b", "c"], hand, led_spades, ranking) == "a"  # only the ace beats the ten
+    assert choose_card(["a", "b", "c"], hand, led_spades, ranking) == "a"  # only the ace beats the ten
     led_higher = {"cards": [{"value": "sa"}]}
-    assert _choose(["b", "c"], hand, led_higher, ranking) == "b"  # cannot win: the 9 (0 eyes)
-    assert _choose(["a", "b", "c", "d"], hand, None, ranking) == "a"  # lead a plain ace
+    assert choose_card(["b", "c"], hand, led_higher, ranking) == "b"  # cannot win: the 9 (0 eyes)
+    assert choose_card(["a", "b", "c", "d"], hand, None, ranking) == "a"  # lead a plain ace
     trump_led = {"cards": [{"value": "dj"}]}
-    assert _choose(["d"], hand, trump_led, ranking) == "d"
+    assert choose_card(["d"], hand, trump_led, ranking) == "d"
 
 
 def test_the_heuristic_announces_a_hand_full_of_high_trumps() -> None:

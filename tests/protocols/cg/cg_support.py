@@ -80,8 +80,6 @@ class CgClient:
                 self.received.append(packet)
                 if packet.name == "cg:version.check" and packet.body.get("flavor") == "gamehall":
                     self.codec.use_ids(registry.ids_for("gamehall"))
-                if packet.name == registry.SETTYPE:
-                    pass
 
     def take(self) -> list[Packet]:
         self._decode()

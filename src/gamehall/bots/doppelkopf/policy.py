@@ -99,12 +99,12 @@ class DoppelkopfPolicy:
             return None
         if self.style == "random":
             return act.PlayCard(rng.choice(playable))
-        ranking = _ranking(view, rnd)
+        ranking = ranking_of(view, rnd)
         announce = self._announcement(rnd, ranking)
         if announce is not None:
             return announce
         values = {c["id"]: c["value"] for c in rnd.get("hand", [])}
-        return act.PlayCard(_choose(playable, values, rnd.get("trick"), ranking))
+        return act.PlayCard(choose_card(playable, values, rnd.get("trick"), ranking))
 
     @staticmethod
     def _announcement(rnd: Mapping[str, Any], ranking: Ranking) -> Action | None:
@@ -122,7 +122,8 @@ class DoppelkopfPolicy:
         return None
 
 
-def _ranking(view: Mapping[str, Any], rnd: Mapping[str, Any]) -> Ranking:
+def ranking_of(view: Mapping[str, Any], rnd: Mapping[str, Any]) -> Ranking:
+    """The trump order of the round's game type under the view's rules."""
     rules = view.get("rules", {})
     return ranking_for(
         str(rnd.get("game_type") or "normal"),
@@ -141,9 +142,11 @@ def _power(value: str, led: str | None, ranking: Ranking) -> int:
     return 0
 
 
-def _choose(
+def choose_card(
     playable: list[str], values: Mapping[str, str], trick: Mapping[str, Any] | None, ranking: Ranking
 ) -> str:
+    """The heuristic's card: lead a plain ace (else the weakest card); following, the cheapest
+    card that wins the trick so far, else the one with the fewest eyes."""
     on_table = [c for c in (trick or {}).get("cards", []) if c is not None]
     if not on_table:  # lead: a plain ace if there is one, else the lowest card
         aces = [c for c in playable if values[c].endswith("a") and not ranking.is_trump(values[c])]

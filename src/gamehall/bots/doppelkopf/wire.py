@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamehall.bots.doppelkopf.policy import _choose, _ranking
+from gamehall.bots.doppelkopf.policy import choose_card, ranking_of
 from gamehall.protocols._core import NEED_DATA
 from gamehall.protocols.cg import registry
 from gamehall.protocols.cg.codec import CgCodec, Packet
@@ -65,9 +65,6 @@ class CgPlayer:
         self.stats = BotStats()
         self.done = False
         self.registered = False
-
-    def start(self) -> list[Packet]:
-        return []
 
     def on_packet(self, packet: Packet) -> list[Packet]:
         body = packet.body
@@ -156,14 +153,14 @@ class CgPlayer:
         if not candidates:
             return []
         view = {"rules": self.rules}
-        ranking = _ranking(view, {"game_type": self.game_type})
+        ranking = ranking_of(view, {"game_type": self.game_type})
         if self.table:
             led = ranking.classify(self.table[0])
             following = [c for c in candidates if ranking.classify(self.hand[c]) == led]
             candidates = following or candidates
         if self.policy == "heuristic":
             trick = {"cards": [{"value": v} for v in self.table]}
-            card = _choose(candidates, self.hand, trick, ranking)
+            card = choose_card(candidates, self.hand, trick, ranking)
         else:
             card = self.rng.choice(candidates)
         self.tried.add(card)

@@ -341,9 +341,9 @@ def _resync(conn: CgDialogue) -> None:
     )
     placed = _slots(conn, translator)
     for card, _slot, _shown in placed:
-        conn.send_packet(translator._transfer(card, "stack", shown=False))
+        conn.send_packet(translator.transfer(card, "stack", shown=False))
     for card, slot, shown in placed:
-        conn.send_packet(translator._transfer(card, slot, shown=shown))
+        conn.send_packet(translator.transfer(card, slot, shown=shown))
     body: dict[str, Any] = {"phase": rnd["phase"] if rnd["phase"] != "counting" else "tricks"}
     if rnd.get("game_type"):
         body["game_type"] = rnd["game_type"]

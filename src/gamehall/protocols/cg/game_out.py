@@ -50,7 +50,7 @@ class GameTranslator:
     def slot(self, kind: str, seat: Seat) -> str:
         return f"{kind}{self.player_list.index(seat)}"
 
-    def _transfer(self, card: str, to_slot: str, *, shown: bool) -> Packet:
+    def transfer(self, card: str, to_slot: str, *, shown: bool) -> Packet:
         from_slot = self.where.get(card)
         self.where[card] = to_slot
         value = self.values.get(card, "") if shown else ""
@@ -63,7 +63,7 @@ class GameTranslator:
         for passed in self._pending_pass:
             to_slot = "poverty" if passed.receiver is None else self.slot("hand", passed.receiver)
             concerned = self.seat in (passed.giver, passed.receiver)
-            packets += [self._transfer(c, to_slot, shown=concerned) for c in passed.cards]
+            packets += [self.transfer(c, to_slot, shown=concerned) for c in passed.cards]
         self._pending_pass = []
         return packets
 
@@ -74,7 +74,7 @@ class GameTranslator:
         for size in (3, 3, 3, 3):
             for seat in self.player_list:
                 burst, hands[seat] = hands.get(seat, [])[:size], hands.get(seat, [])[size:]
-                packets += [self._transfer(c, self.slot("hand", seat), shown=True) for c in burst]
+                packets += [self.transfer(c, self.slot("hand", seat), shown=True) for c in burst]
         self._dealt = {}
         return packets
 
@@ -109,7 +109,7 @@ class GameTranslator:
                     player_list=[self.uuid_of(s) for s in event.player_list],
                 )
             ]
-            packets += [self._transfer(card, "stack", shown=False) for card in event.stack]
+            packets += [self.transfer(card, "stack", shown=False) for card in event.stack]
             if self.seat is not None:
                 packets.append(_round_change(pigbtn_lbl="none"))
             packets.append(_round_change(phase="dealing"))
@@ -172,10 +172,10 @@ class GameTranslator:
             ]
         if isinstance(event, ev.CardPlayed):
             self.values[event.card] = event.value
-            return [self._transfer(event.card, "table", shown=True)]
+            return [self.transfer(event.card, "table", shown=True)]
         if isinstance(event, ev.TrickTaken):
             to_slot = self.slot("tricks", event.winner)
-            packets = [self._transfer(card, to_slot, shown=False) for card in event.cards]
+            packets = [self.transfer(card, to_slot, shown=False) for card in event.cards]
             packets.append(
                 _p(
                     "cg:game.dk.scoreboard",

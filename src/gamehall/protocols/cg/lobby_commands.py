@@ -92,9 +92,8 @@ def handle(conn: CgDialogue, name: str, body: dict[str, Any]) -> None:
             if parse_uuid(body["lobby"]) == lobby.lobby_id:
                 leave(conn, lobby)
         elif name == "cg:game.load":
-            conn.status(
-                "gamehall:msg.game.load_unsupported"
-            )  # saved games are not offered (adjourn sends none)
+            # Saved games are not offered: an adjourned game ends without a game.save.
+            conn.status("gamehall:msg.game.load_unsupported")
 
 
 # ------------------------------------------------------------------------------ entering
