@@ -296,6 +296,8 @@ class LineSearch:
             has_cross = cross_sum >= 0
             tiles += 1
             do_right = go_right and (tiles < rack_size or not next_takes_tile)
+            # A tile right of the anchor makes two or more new tiles: keep() inlined below.
+            bonus = BINGO_BONUS if tiles == BINGO_TILES else 0
             while candidates:
                 bit = candidates & -candidates
                 candidates ^= bit
@@ -312,7 +314,11 @@ class LineSearch:
                     new_cross = cross + (cross_sum + value) * wm if has_cross else cross
                     new_word = word + _GLYPHS[letter]
                     if accepted:
-                        keep(new_main * new_mult + new_cross, start, new_word, tiles)
+                        score = new_main * new_mult + new_cross + bonus
+                        if score >= floor[0]:
+                            if raise_floor:
+                                floor[0] = score
+                            found.append((score, start, new_word, rack_blanks - blanks))
                     if child_mask & (next_fixed or next_cross & (ALL_LETTERS if blanks else rack_bits)):
                         right(pos + 1, child, new_word, new_main, new_mult, new_cross, tiles, start)
                     if not counts[letter]:
@@ -323,7 +329,11 @@ class LineSearch:
                     new_cross = cross + cross_sum * wm if has_cross else cross
                     new_word = word + _BLANK_GLYPHS[letter]
                     if accepted:
-                        keep(main * new_mult + new_cross, start, new_word, tiles)
+                        score = main * new_mult + new_cross + bonus
+                        if score >= floor[0]:
+                            if raise_floor:
+                                floor[0] = score
+                            found.append((score, start, new_word, rack_blanks - blanks))
                     if child_mask & (next_fixed or next_cross & (ALL_LETTERS if blanks else rack_bits)):
                         right(pos + 1, child, new_word, main, new_mult, new_cross, tiles, start)
                     blanks += 1
