@@ -8,5 +8,6 @@
 export const RENDERERS = {
   aah: () => import("./aah.js"),
   doppelkopf: () => import("./doppelkopf.js"),
+  mrjack: () => import("./mrjack.js"),
   ursuppe: () => import("./ursuppe.js"),
 };

@@ -1,0 +1,232 @@
+"""A browser user plays Mr. Jack in New York in headless Chromium (Playwright), end to end: the
+real server (HTTP, /ws, the web dialogue, the hall, the engine) and the ``games/mrjack.js``
+renderer, on ephemeral ports.
+
+Two tables: one against an in-hall bot (the room's "Play against a bot" button), where the user
+switches to the detective first; one as Mr. Jack against a term-protocol wire bot, which legacy
+seating puts at the browser's open table. In each the user plays every one of their turns of
+round 1 through the board (card, part, then an offered hex; never an accusation), sees round 2
+begin with the witness call in the log, then resigns and sees the game's end.
+
+Marked ``browser``; skipped where Debian's Chromium is not installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gamehall.config import ServerConfig
+from gamehall.server.app import Server, running_server
+from gamehall.store.memory import MemoryStore
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
+SCREENSHOTS = Path("/tmp")
+STEP_MS = 15_000
+ROUND_1_DEADLINE_S = 20.0
+
+if not CHROMIUM.exists():
+    pytest.skip("Chromium is not installed at /usr/bin/chromium", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+# Anything the user can do at the table right now (a card, a part, a target) or round 2's start.
+ACTIONABLE = (
+    '[data-testid="mj-card"]:enabled, [data-testid^="mj-part-"], [data-testid="hex-target"], '
+    '[data-testid="mj-accuse-cancel"], [data-testid="game-over"]'
+)
+
+
+class ServerThread:
+    """The server on its own event loop in a background thread (Playwright's API is blocking)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="gamehall-server", daemon=True)
+        self._context: Any = None
+        self.server: Server | None = None
+
+    def start(self) -> Server:
+        self._thread.start()
+        config = ServerConfig(bind="127.0.0.1", db=":memory:")
+        self._context = running_server(config, listen={"mrjack": 0, "web": 0}, store=MemoryStore())
+        self.server = self.run(self._context.__aenter__())
+        return self.server
+
+    def run(self, coroutine: Coroutine[Any, Any, Any], timeout: float = 20.0) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> Future[Any]:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+
+    def stop(self) -> None:
+        if self._context is not None:
+            self.run(self._context.__aexit__(None, None, None))
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(5)
+
+
+@pytest.fixture
+def server() -> Iterator[ServerThread]:
+    thread = ServerThread()
+    thread.start()
+    try:
+        yield thread
+    finally:
+        thread.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(server: ServerThread, chromium: Any) -> Iterator[Any]:
+    """A fresh browser context at 1280x800; fails on any page error or refused action."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.set_default_timeout(STEP_MS)
+        yield page
+        assert errors == [], f"JavaScript errors on the page: {errors}"
+    finally:
+        context.close()
+
+
+def create_table(page: Any, server: ServerThread, name: str, title: str) -> None:
+    assert server.server is not None
+    page.goto(f"http://127.0.0.1:{server.server.ports['web']}/")
+    page.get_by_test_id("name-input").fill(name)
+    page.get_by_test_id("login-button").click()
+    page.get_by_test_id("create-room").wait_for()
+    page.get_by_test_id("create-game").select_option("mrjack")
+    page.get_by_test_id("create-title").fill(title)
+    page.get_by_test_id("create-room").click()
+    page.get_by_test_id("mj-lobby").wait_for()
+    assert page.get_by_test_id("mj-my-role").inner_text() == "Mr. Jack"
+
+
+def round_number(page: Any) -> int:
+    text = str(page.get_by_test_id("mj-status").inner_text())
+    return int(text.split()[1]) if text.startswith("Round ") else 0
+
+
+def play_round_one(page: Any) -> int:
+    """Make every move the table offers the user until round 2 begins; return the clicks made.
+
+    Each step uses the controls a person would: an enabled character card, the first part
+    button, then the first offered hex on the board (a move, an ability target, the informant's
+    new hex), so only what the view marks as legal is ever clicked."""
+    clicks = 0
+    deadline = time.monotonic() + ROUND_1_DEADLINE_S
+    while round_number(page) < 2:
+        assert time.monotonic() < deadline, "round 1 did not end in time"
+        page.wait_for_selector(f'{ACTIONABLE}, .mj-status:has-text("Round 2 of 8")')
+        if round_number(page) >= 2 or page.get_by_test_id("game-over").count():
+            break
+        before = page.get_by_test_id("mj-status").inner_text()
+        target = first_present(page, "mj-card", "mj-part-bewegen", "mj-part-faehigkeit", "mj-part-skip")
+        if target is not None:
+            target.click()
+        elif page.get_by_test_id("hex-target").count():
+            pick_hex(page)
+        else:
+            continue
+        clicks += 1
+        page.wait_for_function(
+            "before => document.querySelector('[data-testid=\"mj-status\"]').innerText !== before", arg=before
+        )
+    return clicks
+
+
+def first_present(page: Any, *testids: str) -> Any:
+    for testid in testids:
+        locator = page.locator(f'[data-testid="{testid}"]:enabled')
+        if locator.count():
+            return locator.first
+    return None
+
+
+def pick_hex(page: Any) -> None:
+    """Click the first offered hex that is not an accusation (the detective's move onto another
+    character); should only accusations be left, check the confirmation step and accuse."""
+    targets = page.get_by_test_id("hex-target")
+    for index in range(targets.count()):
+        hex_group = targets.nth(index)
+        if not str(hex_group.get_attribute("aria-label")).startswith("Accuse"):
+            hex_group.click()
+            return
+    targets.first.click()
+    page.get_by_test_id("mj-accuse-confirm").click()
+
+
+def resign_and_see_the_end(page: Any, screenshot: str) -> str:
+    page.get_by_test_id("mj-resign").click()
+    page.get_by_test_id("mj-resign-confirm").click()
+    banner = page.get_by_test_id("game-over")
+    banner.wait_for()
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / screenshot), full_page=True)
+    return str(banner.inner_text())
+
+
+def test_browser_detective_plays_round_one_against_a_hall_bot(server: ServerThread, page: Any) -> None:
+    create_table(page, server, "holmes", "Manhattan manhunt")
+    page.get_by_test_id("mj-role-detektiv").click()
+    page.get_by_test_id("mj-role-mrjack").wait_for()  # now the detective, Mr. Jack's role is free
+    assert page.get_by_test_id("mj-my-role").inner_text() == "the detective"
+    page.get_by_test_id("mj-bot-policy").select_option("random")
+    page.get_by_test_id("mj-add-bot").click()
+    page.locator('.mj-status:has-text("Round 1 of 8")').wait_for()
+    assert page.get_by_test_id("mj-figure").count() == 8
+    assert page.get_by_test_id("mj-jack-identity").count() == 0  # the detective never sees it
+    clicks = play_round_one(page)
+    assert clicks >= 6  # two activations: card, two parts, at least one target each
+    page.get_by_test_id("mj-log").get_by_text("The witness").wait_for()
+    page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-mrjack.png"), full_page=True)
+    text = resign_and_see_the_end(page, "gamehall-browser-mrjack-end.png")
+    assert "Mr. Jack wins" in text and "resigned" in text and "Mr. Jack was" in text
+
+
+def test_browser_mr_jack_plays_round_one_against_a_wire_bot(server: ServerThread, page: Any) -> None:
+    from gamehall.bots.mrjack.wire import MrJackWireBot
+
+    assert server.server is not None
+    create_table(page, server, "jack", "Fog on the Hudson")
+    bot = MrJackWireBot("127.0.0.1", server.server.ports["mrjack"], "lestrade", "detektiv", think_time=0.02)
+    running = server.spawn(bot.run())
+    try:
+        page.locator('.mj-status:has-text("Round 1 of 8")').wait_for()
+        page.locator(".mj-players", has_text="lestrade").wait_for()
+        identity = page.get_by_test_id("mj-jack-identity")
+        assert "Only you can see this" in identity.inner_text()
+        clicks = play_round_one(page)
+        if page.get_by_test_id("game-over").count():  # the wire bot accused: the game is decided
+            assert "Mr. Jack was" in page.get_by_test_id("game-over").inner_text()
+            return
+        assert clicks >= 6
+        page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-mrjack-wire.png"))
+        text = resign_and_see_the_end(page, "gamehall-browser-mrjack-wire-end.png")
+        assert "Detective wins (lestrade)" in text and "resigned" in text
+        result = running.result(10)
+        assert result.winners == ["detektiv"] and result.errors == []
+    finally:
+        running.cancel()
