@@ -169,3 +169,12 @@ def test_anagram_index() -> None:
     assert lex.anagrams.spells_a_word("NASTIER") and lex.anagrams.spells_a_word("QUIXOTI", blanks=1)
     assert lex.anagrams.spells_a_word("RETAI", blanks=2)
     assert not lex.anagrams.spells_a_word("RETAINZ") and not lex.anagrams.spells_a_word("CAT")
+
+
+def test_forward_walk_reads_words_left_to_right() -> None:
+    gaddag = Lexicon.from_words(["CAT", "CATS", "COT"]).gaddag
+    node = gaddag.forward(ord("C") - 65)
+    after_a = gaddag.child(node, ord("A") - 65)
+    assert after_a >= 0 and gaddag.accepts_after(after_a, ord("T") - 65)
+    assert not gaddag.accepts_after(node, ord("A") - 65)  # CA is not a word
+    assert gaddag.child(node, ord("X") - 65) == -1 and gaddag.forward(ord("Z") - 65) == -1

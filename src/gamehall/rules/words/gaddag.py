@@ -76,6 +76,16 @@ class Gaddag:
         node = self.walk(self.root, codes[:-1])
         return node >= 0 and self.accepts_after(node, codes[-1])
 
+    def forward(self, first: int) -> int:
+        """The node that reads words forwards after their first letter ``first`` (-1: none).
+
+        It is the node after ``first ◊``: from it, :meth:`child` follows the second letter,
+        the third, and so on, and :meth:`accepts_after` says whether a word ends there. This is
+        the trie a boggle search walks.
+        """
+        node = self.child(self.root, first)
+        return self.child(node, SEPARATOR) if node >= 0 else -1
+
     def words_from(self, node: int, prefix: str) -> Iterator[str]:
         """Every entry read forward from a node reached after ``first letter ◊``, prefixed."""
         mask = self.masks[node]
@@ -92,12 +102,8 @@ class Gaddag:
 
     def words(self) -> Iterator[str]:
         """Every entry in alphabetical order (walks the ``first letter ◊ rest`` paths)."""
-        root = self.root
         for first in range(26):
-            node = self.child(root, first)
-            if node < 0:
-                continue
-            after_separator = self.child(node, SEPARATOR)
+            after_separator = self.forward(first)
             if after_separator >= 0:
                 yield from self.words_from(after_separator, ALPHABET[first])
 
