@@ -80,7 +80,7 @@ def test_lobby_input_never_crashes(
     _assert_no_internal_error(caplog)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     stream=STREAMS,
     cuts=st.lists(st.integers(min_value=0, max_value=500), max_size=6),
@@ -101,3 +101,16 @@ def test_a_player_s_input_never_breaks_the_table(
     _assert_no_internal_error(caplog)
     for line in mover.lines():
         assert line == line.strip() and line, line
+
+
+@pytest.mark.soak
+@settings(max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    stream=STREAMS,
+    cuts=st.lists(st.integers(min_value=0, max_value=500), max_size=6),
+    players=st.sampled_from([3, 4]),
+)
+def test_a_player_s_input_never_breaks_the_table_soak(
+    stream: list[bytes], cuts: list[int], players: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    test_a_player_s_input_never_breaks_the_table.hypothesis.inner_test(stream, cuts, players, caplog)  # type: ignore[attr-defined]

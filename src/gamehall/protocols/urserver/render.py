@@ -238,6 +238,6 @@ def telnet_status_block(name: str, view: View, name_of: NameOf) -> list[str]:
                 numbers, cubes = cell
                 amoebas = "".join(str(len(ns)) for ns in numbers)
                 row.append(f"{amoebas}|{'/'.join(str(c) for c in cubes)}".ljust(12))
-        lines.append(" ".join(row))
+        lines.append(" ".join(row).rstrip())
     lines.append("TELNET_STATUS_ENDE")
     return lines
