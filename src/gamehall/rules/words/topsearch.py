@@ -94,7 +94,8 @@ def _anagram_fits(
     key = (*counts, rack.blanks)
     if key not in spelled:
         letters = "".join(letter * count for letter, count in zip(_ALPHABET, counts, strict=True))
-        spelled[key] = anagrams.spells_a_word(letters, rack.blanks)
+        # Two blanks match almost anything (and cost 351 lookups): let the span fill decide.
+        spelled[key] = rack.blanks >= 2 or anagrams.spells_a_word(letters, rack.blanks)
     return spelled[key]
 
 
