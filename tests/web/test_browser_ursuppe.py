@@ -158,14 +158,16 @@ def test_browser_user_plays_a_whole_game_against_hall_bots(server: UrsuppeServer
     page.get_by_test_id("ur-status").wait_for()
     page.get_by_test_id("ur-board").wait_for()
     assert page.get_by_test_id("ur-field").count() == 19
-    # The hall's RoomInfo.max_seats does not read Ursuppe's "players" setting yet (reported), so
-    # the room header offers no "Fill seats" button: ask for the bots as that button would.
-    page.evaluate(
-        """async () => {
-            const { app } = await import("/app.js");
-            await app.run({ t: "bots", room: app.state.current, count: 2 });
-        }"""
-    )
+    page.locator(".seat-chips li", has_text="ursula").wait_for()
+    if page.get_by_test_id("fill-bots").count():
+        page.get_by_test_id("fill-bots").click()
+    else:  # a hall whose RoomInfo.max_seats does not read Ursuppe's "players" offers no button
+        page.evaluate(
+            """async () => {
+                const { app } = await import("/app.js");
+                await app.run({ t: "bots", room: app.state.current, count: 2 });
+            }"""
+        )
     seen: set[str] = set()
     done = page.get_by_test_id("game-over")
     for _ in range(200):

@@ -208,3 +208,29 @@ def test_a_browser_table_is_listed_and_urserver_clients_sit_at_it() -> None:
     assert bert.take() == ["BEREIT 0"]
     web.leave(room.room_id)
     assert bert.take()[0] == "SPIELERIN_ABGEMELDET 0"
+
+
+def test_chat_reaches_browser_players_through_the_hall_and_back() -> None:
+    harness = UrHarness()
+    web_listener = RecordingListener()
+    web = harness.hall.login("webby", web_listener, protocol="web")
+    room = web.create_room("ursuppe", {"players": 3}, title="mixed")
+    web.join(room.room_id)
+    anna = harness.join("anna", "mixed")
+    anna.take()
+    anna.send("NACHRICHT hallo web")
+    said = [d.event for _, d in web_listener.deliveries if type(d.event).__name__ == "ChatSaid"]
+    assert [(e.sender, e.text) for e in said] == [("anna", "hallo web")]  # type: ignore[attr-defined]
+    assert anna.take() == []
+    web.chat(room.room_id, "hallo urserver")
+    assert anna.take() == ["NACHRICHT 0 hallo urserver"]
+    anna.send("PRIVAT_NACHRICHT 0 nur du")
+    assert [e.text for e in web_listener.hall_events] == ["nur du"]  # type: ignore[attr-defined]
+
+
+def test_the_spectator_limit_gives_28() -> None:
+    harness = UrHarness()
+    harness.new_game()
+    for number in range(32):
+        harness.connect(f"s{number}").send("ZUSCHAUEN soup1", f"NAME s{number}")
+    assert harness.connect("late").ask("ZUSCHAUEN soup1") == [fehler_line(28)]

@@ -32,7 +32,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from gamehall.protocols._core import (
@@ -298,6 +298,7 @@ class UrDialogue:
         for member in self.game.everyone():
             if member is not self:
                 member.send_lines([line])
+        self._tell_the_hall(lambda session, room_id: session.chat(room_id, text[:CHAT_MAX]))
 
     def _private_chat(self, params: list[str], rest: str) -> None:
         if self.state is not State.PLAYER:
@@ -309,9 +310,28 @@ class UrDialogue:
         if target == self.seat or self.game.seat_wire_name(target) is None:
             raise Fehler(22)
         text = rest[len(params[0]) :].lstrip(" ")[:CHAT_MAX]
-        for member in self.game.members:
-            if member.colour == target:
-                member.send_lines([f"PRIVAT_NACHRICHT {self.seat} {text}"])
+        here = [member for member in self.game.members if member.colour == target]
+        for member in here:
+            member.send_lines([f"PRIVAT_NACHRICHT {self.seat} {text}"])
+        hall_name = self.game.table.seat_names().get(target)
+        if not here and hall_name is not None:  # a browser player: through the hall
+            self._tell_the_hall(lambda session, room_id: session.whisper(hall_name, text))
+
+    def _tell_the_hall(self, say: Callable[[Session, str], None]) -> None:
+        """Chat the hall's way too, for browser players at the table (UrServer connections
+        get it directly, so they skip it when it comes back). A hall refusal (rate limit, the
+        room is over) does not concern the UrServer client."""
+        game = self.game
+        if (
+            self.session is None
+            or game is None
+            or game.room_id is None
+            or game.ended
+            or self.state is not State.PLAYER
+        ):
+            return
+        with contextlib.suppress(HallError):
+            say(self.session, game.room_id)
 
     # ------------------------------------------------------------------ blocks and names
 
