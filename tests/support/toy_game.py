@@ -236,5 +236,10 @@ def new_game(config: Mapping[str, JSON], seed: int) -> RaceTable:
 
 
 TOY = GameType(
-    game_id="toy", title="Race to N", schema=SCHEMA, new_game=new_game, actions=ActionCodec([Add, Resign])
+    game_id="toy",
+    title="Race to N",
+    schema=SCHEMA,
+    new_game=new_game,
+    actions=ActionCodec([Add, Resign]),
+    seat_count=lambda config: int(config["seats"]),
 )

@@ -131,11 +131,7 @@ class Room:
         )
 
     def max_seats(self) -> int:
-        for key in ("playermax", "max_players", "seats"):
-            value = self._config.get(key)
-            if isinstance(value, int):
-                return value
-        return len(self.state.seat_names())
+        return self.game_type.seat_count(self._config) or len(self.state.seat_names())
 
     def spectator_names(self) -> tuple[str, ...]:
         return tuple(sorted(m.name for m in self.members.values() if m.seat is None))

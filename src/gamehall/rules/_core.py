@@ -490,3 +490,5 @@ class GameType:
     schema: ConfigSchema
     new_game: Callable[[Mapping[str, JSON], int], Game]
     actions: ActionCodec
+    seat_count: Callable[[Mapping[str, JSON]], int] = lambda config: 0
+    """How many seats a room with this config has (the lobby shows "2/5", bots fill the rest)."""

@@ -17,6 +17,7 @@ given deck.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -26,7 +27,7 @@ from gamehall.protocols.aah.codec import AahCodec, Frame, Side, encode_frame
 from gamehall.protocols.aah.dialogue import AahDialogue, make_dialogue
 from gamehall.protocols.aah.meta import MetaError, decode_server_meta, encode_client_meta
 from gamehall.rules._core import JSON, GameType
-from gamehall.rules.aah import ACTIONS, SCHEMA
+from gamehall.rules.aah import GAME_TYPE
 from gamehall.rules.aah.cards import BlackCard, WhiteCard
 from gamehall.rules.aah.table import AahTable, Deck, new_game
 from gamehall.store.memory import MemoryStore
@@ -54,7 +55,7 @@ def game_type_with(deck: Deck | None) -> GameType:
     def make(config: Mapping[str, JSON], seed: int) -> AahTable:
         return new_game(config, seed, deck=deck)
 
-    return GameType("aah", "Apps Against Humanity", SCHEMA, make, ACTIONS)
+    return dataclasses.replace(GAME_TYPE, new_game=make)
 
 
 def render(frame: Frame) -> str:

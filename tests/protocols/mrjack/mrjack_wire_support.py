@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,7 +19,7 @@ from gamehall.hall import FakeClock, Hall
 from gamehall.protocols.mrjack.dialogue import MrJackDialogue
 from gamehall.protocols.mrjack.terms import Style
 from gamehall.rules._core import JSON, GameType
-from gamehall.rules.mrjack import ACTIONS, SCHEMA, MrJackGame, Setup, new_game
+from gamehall.rules.mrjack import GAME_TYPE, MrJackGame, Setup, new_game
 from gamehall.store.memory import MemoryStore
 
 ROUND1_DECK = ("gelb", "rot", "weiss", "schwarz", "braun", "gruen", "beige", "lila")
@@ -34,7 +35,7 @@ def game_type_with(setup: Setup | None) -> GameType:
     def make(config: Mapping[str, JSON], seed: int) -> MrJackGame:
         return new_game(config, seed, setup)
 
-    return GameType("mrjack", "Mr. Jack in New York", SCHEMA, make, ACTIONS)
+    return dataclasses.replace(GAME_TYPE, new_game=make)
 
 
 class FakeWire:

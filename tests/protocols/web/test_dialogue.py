@@ -195,6 +195,7 @@ TALLY = GameType(
     ),
     new_game=Tally,
     actions=ActionCodec([Add]),
+    seat_count=lambda config: int(config["playermax"]),  # type: ignore[call-overload]
 )
 
 

@@ -19,12 +19,19 @@ def _new_game(config: Mapping[str, JSON], seed: int) -> AahTable:
     return new_game(config, seed)
 
 
+def _seat_count(config: Mapping[str, JSON]) -> int:
+    value = config["playermax"]
+    assert isinstance(value, int)
+    return value
+
+
 GAME_TYPE = GameType(
     game_id="aah",
     title="Apps Against Humanity",
     schema=SCHEMA,
     new_game=_new_game,
     actions=ACTIONS,
+    seat_count=_seat_count,
 )
 
 __all__ = [

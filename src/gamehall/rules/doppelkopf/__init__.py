@@ -16,6 +16,7 @@ GAME_TYPE = GameType(
     schema=SCHEMA,
     new_game=new_game,
     actions=CODEC,
+    seat_count=lambda config: 4,
 )
 
 __all__ = ["GAME_TYPE", "RULE_KEYS", "SCHEMA", "DoppelkopfTable", "new_game"]

@@ -39,6 +39,7 @@ GAME_TYPE = GameType(
     schema=SCHEMA,
     new_game=_new_game,
     actions=ACTIONS,
+    seat_count=lambda config: 2,
 )
 
 __all__ = [

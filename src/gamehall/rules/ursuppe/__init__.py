@@ -43,12 +43,19 @@ def _new_game(config: Mapping[str, JSON], seed: int) -> UrsuppeTable:
     return new_game(config, seed)
 
 
+def _seat_count(config: Mapping[str, JSON]) -> int:
+    value = config["players"]
+    assert isinstance(value, int)
+    return value
+
+
 GAME_TYPE = GameType(
     game_id="ursuppe",
     title="Ursuppe",
     schema=SCHEMA,
     new_game=_new_game,
     actions=ACTIONS,
+    seat_count=_seat_count,
 )
 
 __all__ = ["ACTIONS", "GAME_TYPE", "SCHEMA", "UrsuppeTable", "check_config", "error_number", "new_game"]
