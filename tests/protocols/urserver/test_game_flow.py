@@ -234,3 +234,14 @@ def test_the_spectator_limit_gives_28() -> None:
     for number in range(32):
         harness.connect(f"s{number}").send("ZUSCHAUEN soup1", f"NAME s{number}")
     assert harness.connect("late").ask("ZUSCHAUEN soup1") == [fehler_line(28)]
+
+
+def test_a_timeout_fixed_by_the_tournament_operator_replaces_the_neu_value() -> None:
+    harness = UrHarness(tournament=True, timeout_ms=2000)
+    client = harness.connect("c")
+    client.send("NEU 3", "NAME t1", "PASSWORT", "TIMEOUT 100")
+    assert client.ask("STATUS t1")[1] == "TIMEOUT 2000"
+    normal = UrHarness(timeout_ms=2000)
+    other = normal.connect("c")
+    other.send("NEU 3", "NAME t1", "PASSWORT", "TIMEOUT 100")
+    assert other.ask("STATUS t1")[1] == "TIMEOUT 100"

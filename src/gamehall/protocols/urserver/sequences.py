@@ -37,6 +37,18 @@ def integer(token: str) -> int:
     return int(token)
 
 
+def fixed_timeout(d: UrDialogue) -> int | None:
+    """Tournament mode: the timeout the operator fixed for every game (``--set
+    ursuppe.timeout_ms=...``), which replaces the NEU value (note 10); ``None`` when the
+    operator left the default."""
+    defaults = d.hall.game_defaults(GAME)
+    schema_default = d.hall.game_types[GAME].schema.validate({})
+    chosen = defaults.get("timeout_ms")
+    if chosen == schema_default.get("timeout_ms") or not isinstance(chosen, int) or chosen <= 0:
+        return None
+    return chosen
+
+
 def checked_name(params: list[str]) -> str:
     """A name or password parameter: exactly one token, cut after 15 characters, then only
     the seed's characters (13)."""
@@ -116,7 +128,8 @@ class NewGame(Sequence):
             timeout = integer(params[0])
             if not (timeout == 0 and not d.tournament) and not TIMEOUT_MIN_MS <= timeout <= TIMEOUT_MAX_MS:
                 raise Fehler(22)
-            self._create(d, timeout)
+            fixed = fixed_timeout(d) if d.tournament else None
+            self._create(d, timeout if fixed is None else fixed)
 
     def _create(self, d: UrDialogue, timeout: int) -> None:
         if d.lobby.find(self.name) is not None:
