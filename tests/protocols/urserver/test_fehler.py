@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from urserver_support import Table, UrClient, UrHarness, seat_of
+from urserver_support import Table, UrClient, UrHarness, answer_default, seat_of
 
 from gamehall.protocols.urserver.texts import FEHLER_TEXTS, fehler_line
 from gamehall.rules.ursuppe.environment import EnvironmentCard
@@ -75,15 +75,13 @@ def test_setup_placement() -> None:
     ]
     nxt = t.advance_to("ZUG_AMOEBE_SETZEN", setup=True)
     assert nxt.ask("AMOEBE_SETZEN 0 1 1") == f(25)  # the field holds an amoeba
-    t.advance_to("ZUG_AMOEBE_SETZEN", setup=True)
-    while t.engine.state.amoebas_of(t.to_move()[0]) == []:
-        t.advance_to("ZUG_AMOEBE_SETZEN", setup=True)
-        if t.engine.state.amoebas_of(t.to_move()[0]):
+    while True:  # on to a player who places a second amoeba
+        again = t.advance_to("ZUG_AMOEBE_SETZEN", setup=True)
+        if t.engine.state.amoebas_of(seat_of(again)):
             break
-        t.client(t.to_move()[0]).send("AMOEBE_SETZEN 0 " + " ".join(map(str, _empty(t))))
-    again = t.client(t.to_move()[0])
-    again.take()
-    assert again.ask("AMOEBE_SETZEN 0 " + " ".join(map(str, _empty(t)))) == f(3)
+        assert answer_default(t.harness, t.clients, table=t.engine)
+    number = t.engine.state.amoebas_of(seat_of(again))[0].nummer
+    assert again.ask(f"AMOEBE_SETZEN {number} " + " ".join(map(str, _empty(t)))) == f(3)
 
 
 def _empty(t: Table) -> tuple[int, int]:
