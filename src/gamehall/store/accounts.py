@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gamehall.protocols.cg.accounts import Account
+from gamehall.store.saved_games import MemorySavedGames, SqliteSavedGames
 
 SCRYPT_N = 2**14
 SCRYPT_R = 8
@@ -59,6 +60,10 @@ class MemoryAccounts:
         """The scrypt work factor of new hashes (tests may lower it; the server never does)."""
         self._server_id = server_id or uuid.uuid4().hex
         self._rows: dict[str, _Row] = {}
+        self._saved = MemorySavedGames()
+
+    def saved_games(self) -> MemorySavedGames:
+        return self._saved
 
     @property
     def allow_new(self) -> bool:
@@ -138,6 +143,8 @@ class SqliteAccounts:
 
     def __init__(self, path: str | Path, *, allow_new: bool = True) -> None:
         self._allow_new = allow_new
+        self._path = path
+        self._saved: SqliteSavedGames | None = None
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA busy_timeout = 5000")
@@ -152,6 +159,14 @@ class SqliteAccounts:
 
     def close(self) -> None:
         self._db.close()
+        if self._saved is not None:
+            self._saved.close()
+
+    def saved_games(self) -> SqliteSavedGames:
+        """The saved games in the same database file (opened on first use)."""
+        if self._saved is None:
+            self._saved = SqliteSavedGames(self._path)
+        return self._saved
 
     @property
     def allow_new(self) -> bool:

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Final, Protocol
 
+from gamehall.protocols.cg.saves import SavedGames
+
 USERNAME: Final = re.compile(r"^[A-Za-z][A-Za-z0-9_]{2,15}$")
 PASSWORD_MAX: Final = 127
 PROFILE_IMG_MAX: Final = 64
@@ -73,3 +75,7 @@ class Accounts(Protocol):
         ...
 
     def set_profile_img(self, account_uuid: str, profile_img: str) -> None: ...
+
+    def saved_games(self) -> SavedGames:
+        """The adjourned games of this cg service (kept beside its accounts)."""
+        ...

@@ -15,7 +15,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from gamehall.protocols._core import HallError
-from gamehall.protocols.cg import game_in, gamerules, lobby_commands
+from gamehall.protocols.cg import game_in, gamerules, lobby_commands, save_load
 from gamehall.protocols.cg.codec import Packet, parse_uuid
 from gamehall.protocols.cg.game_out import GameTranslator, summaries
 from gamehall.protocols.cg.lobbies import Lobby
@@ -49,6 +49,9 @@ def start_game(conn: CgDialogue, lobby: Lobby) -> None:
     downgraded = settings.get("misplay") == "penalize" and any(d.flavor == "vanilla" for d in dialogues)
     if downgraded:
         settings["misplay"] = "refuse"
+    resume = save_load.resume_setting(lobby)
+    if resume is not None:
+        settings["resume"] = resume
     creator = dialogues[0]
     assert creator.session is not None
     try:
@@ -155,9 +158,13 @@ def deliver(conn: CgDialogue, event: Event) -> None:
         return
     if _answered_for_vanilla(conn, event):
         return
-    for packet in _translator(conn).packets(event):
+    translator = _translator(conn)
+    for packet in translator.packets(event):
         conn.send_packet(packet)
     if isinstance(event, ev.GameEnded):
+        if event.reason == "adjourn":
+            players = [translator.uuid_of(s) for s in range(4)]
+            save_load.send_save(conn, game_id_of(conn.room_id or ""), players)
         game_over(conn, event.reason)
 
 

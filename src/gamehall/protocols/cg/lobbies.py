@@ -73,6 +73,16 @@ class Member:
         return self.peer is None
 
 
+@dataclass(frozen=True, slots=True)
+class Preload:
+    """A loaded game waiting for the lobby's next start."""
+
+    resume: str
+    """The carry-over (JSON text) for the new table's ``resume`` setting."""
+    seats: tuple[str | None, ...]
+    """The human uuid of each seat in the saved order; ``None`` = a bot's seat."""
+
+
 @dataclass
 class Lobby:
     lobby_id: str
@@ -82,6 +92,8 @@ class Lobby:
     game: str = "doppelkopf"
     room_id: str | None = None
     invited: dict[str, str] = field(default_factory=dict)  # invitee uuid -> inviter uuid
+    preload: Preload | None = None
+    """A saved game the next start continues (``game.load``, :mod:`.save_load`)."""
 
     def humans(self) -> list[Member]:
         return [m for m in self.members.values() if not m.is_bot]

@@ -10,7 +10,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Final
 
 from gamehall.protocols._core import HallError
-from gamehall.protocols.cg import game_commands, gamerules, registry
+from gamehall.protocols.cg import game_commands, gamerules, registry, save_load
 from gamehall.protocols.cg.accounts import Account
 from gamehall.protocols.cg.codec import Packet, parse_uuid
 from gamehall.protocols.cg.lobbies import (
@@ -92,8 +92,7 @@ def handle(conn: CgDialogue, name: str, body: dict[str, Any]) -> None:
             if parse_uuid(body["lobby"]) == lobby.lobby_id:
                 leave(conn, lobby)
         elif name == "cg:game.load":
-            # Saved games are not offered: an adjourned game ends without a game.save.
-            conn.status("gamehall:msg.game.load_unsupported")
+            save_load.load(conn, lobby, body)
 
 
 # ------------------------------------------------------------------------------ entering

@@ -79,6 +79,7 @@ from gamehall.rules.doppelkopf.events import (
     VoteCast,
 )
 from gamehall.rules.doppelkopf.play import Referee
+from gamehall.rules.doppelkopf.resume import apply_resume, carry_over, parse_resume
 from gamehall.rules.doppelkopf.session import abort_round, finish_round, punish, void_round
 from gamehall.rules.doppelkopf.settings import check_config, effective_rules
 from gamehall.rules.doppelkopf.state import BuckState, RoundState, TableState, dump, load
@@ -103,6 +104,10 @@ class DoppelkopfTable:
         self.s = TableState(config=rules, seed=seed, buck=BuckState(mode=str(rules["buck_round"])))
 
     # -- save and load --------------------------------------------------------------------------
+
+    def carry_over(self) -> str:
+        """What a new table needs to continue this game (the ``resume`` setting, JSON text)."""
+        return carry_over(self.s)
 
     def to_json(self) -> dict[str, JSON]:
         """The whole state as JSON; :meth:`from_json` restores it exactly."""
@@ -223,7 +228,11 @@ class DoppelkopfTable:
             raise WrongPhase("Doppelkopf needs four players.", code="not_enough_players")
         self.s.started = True
         events: list[Event] = [GameStarted(names=tuple(n or "" for n in self.s.names))]
-        return events + self._new_deal(next_number=1)
+        first = 1
+        resume = parse_resume(str(self.rules.get("resume", "")))
+        if resume is not None:  # a loaded game goes on from its carried-over record
+            first = apply_resume(self.s, resume)
+        return events + self._new_deal(next_number=first)
 
     @property
     def started(self) -> bool:

@@ -20,6 +20,7 @@ from typing import Any
 from gamehall.rules._config import ConfigSchema, Setting
 from gamehall.rules._core import JSON, ConfigError
 from gamehall.rules.doppelkopf.cards import SOLO_ORDER
+from gamehall.rules.doppelkopf.resume import parse_resume
 
 NONE = "None"
 """The note's "no value" for select rules: a string, as on the wire."""
@@ -254,6 +255,12 @@ TABLE_SETTINGS: tuple[Setting, ...] = (
         help="Seconds for an accusation vote (no) and the end-of-round vote (continue).",
     ),
     Setting("rejoin_grace", 300, "int", 0, 3600, help="Seconds a dropped seat is held."),
+    Setting(
+        "resume",
+        "",
+        "str",
+        help="A loaded game's carried-over points and rows (set by cg game.load; empty = a new game).",
+    ),
 )
 
 SCHEMA = ConfigSchema("doppelkopf", [rule.setting for rule in RULES] + list(TABLE_SETTINGS))
@@ -267,6 +274,7 @@ def check_config(given: Mapping[str, Any]) -> dict[str, JSON]:
         ConfigError: unknown key, bad value, or an unknown option in a list rule.
     """
     config = SCHEMA.validate(given)
+    parse_resume(str(config["resume"]))
     for rule in RULES:
         if rule.options:
             value = config[rule.setting.name]
