@@ -27,6 +27,11 @@ class Policy(Protocol):
     def decide(self, view: Mapping[str, Any], seat: Seat, rng: random.Random) -> Action | None: ...
 
 
+# A policy may set ``acts_out_of_turn = True`` to be asked after every event, not only when its
+# seat is to move (Doppelkopf bots answer a cancel vote while another seat is to play); its
+# ``decide`` then returns ``None`` when it has nothing to do.
+
+
 def make_policy(game: str, name: str) -> Policy:
     """The policy called ``name`` ("random" or "heuristic") for ``game``.
 
@@ -100,7 +105,9 @@ class HallBot:
             self._finish()
             return
         seat = session.seat_in(self.room_id)
-        if seat is None or seat not in room.game.to_move().seats:
+        if seat is None:
+            return
+        if seat not in room.game.to_move().seats and not getattr(self.policy, "acts_out_of_turn", False):
             return
         decide_table = getattr(self.policy, "decide_table", None)
         if decide_table is not None:  # a policy that needs the pending request's details (Ursuppe)

@@ -33,6 +33,9 @@ STRONG_TRUMPS: Final = 5
 class DoppelkopfPolicy:
     """One bot style (see the module docstring)."""
 
+    acts_out_of_turn = True
+    """Asked after every event (not only on its turn), so it answers a vote when one is open."""
+
     def __init__(self, style: str = "random") -> None:
         if style not in STYLES:
             raise ValueError(f"no Doppelkopf bot style {style!r}")

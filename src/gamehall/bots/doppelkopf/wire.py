@@ -25,6 +25,8 @@ from gamehall.protocols.cg.codec import CgCodec, Packet
 
 log = logging.getLogger(__name__)
 
+FOLLOWED = ("cancel_yes", "adjourn_yes", "end_yes")
+"""Votes a bot backs as soon as another seat casts them."""
 ANSWERS = {"solo": "solo_no", "poverty_accept": "poverty_decline", "accusation_vote": "accusation_no"}
 
 
@@ -65,6 +67,8 @@ class CgPlayer:
         self.stats = BotStats()
         self.done = False
         self.registered = False
+        self.voted: set[str] = set()
+        self.in_end = False
 
     def on_packet(self, packet: Packet) -> list[Packet]:
         body = packet.body
@@ -103,6 +107,8 @@ class CgPlayer:
         if name == "cg:game.dk.question" and body["target"] == self.uuid:
             answer = ANSWERS.get(body["type"], body["type"] + "_no")
             return [Packet("cg:game.dk.announce", {"type": answer})]
+        if name == "cg:game.dk.announce":
+            return self._follow_vote(body)
         if name == "cg:game.dk.turn":
             self.tried = set()
             if body["current_player"] == self.uuid:
@@ -126,6 +132,7 @@ class CgPlayer:
         if "player_list" in body:
             self.my_slot = f"hand{body['player_list'].index(self.uuid)}"
             self.hand, self.table = {}, []
+            self.voted, self.in_end = set(), False
         if "game_type" in body and body.get("phase") != "end":
             self.game_type = str(body["game_type"])
         phase = body.get("phase")
@@ -133,9 +140,22 @@ class CgPlayer:
             return [Packet("cg:game.dk.announce", {"type": "ready"})]
         if phase == "end":
             self.stats.rounds += 1
+            self.in_end = True
             vote = "end_yes" if self.stats.rounds >= self.rounds else "continue_yes"
+            self.voted.add(vote)
             return [Packet("cg:game.dk.announce", {"type": vote})]
         return []
+
+    def _follow_vote(self, body: dict[str, Any]) -> list[Packet]:
+        """Another seat voted yes on cancel, adjourn or end: say yes too (as the lobby bots do),
+        once per vote and round."""
+        kind = str(body.get("type", ""))
+        if body.get("announcer") == self.uuid or kind not in FOLLOWED:
+            return []
+        if kind in self.voted or (kind != "cancel_yes" and not self.in_end):
+            return []
+        self.voted.add(kind)
+        return [Packet("cg:game.dk.announce", {"type": kind})]
 
     def _transfer(self, body: dict[str, Any]) -> None:
         card, to_slot = body["card_id"], body["to_slot"]
