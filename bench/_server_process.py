@@ -118,6 +118,12 @@ def open_fds(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
+def _busy_seconds(values: list[int]) -> float:
+    idle = values[3] + (values[4] if len(values) > 4 else 0)  # idle + iowait
+    guest = sum(values[8:10]) if len(values) > 9 else 0  # already counted in user and nice
+    return (sum(values) - idle - guest) / CLOCK_TICKS
+
+
 def machine_busy_seconds() -> float:
     """CPU time all cores together spent not idle since boot (``/proc/stat``), in seconds.
 
@@ -125,10 +131,18 @@ def machine_busy_seconds() -> float:
     the machine (or kernel work nobody's account shows), which the figures must be read with.
     """
     with open("/proc/stat", encoding="ascii") as stat:
-        values = [int(v) for v in stat.readline().split()[1:]]
-    idle = values[3] + (values[4] if len(values) > 4 else 0)  # idle + iowait
-    guest = sum(values[8:10]) if len(values) > 9 else 0  # already counted in user and nice
-    return (sum(values) - idle - guest) / CLOCK_TICKS
+        return _busy_seconds([int(v) for v in stat.readline().split()[1:]])
+
+
+def core_busy_seconds() -> dict[int, float]:
+    """Per core, the CPU time it spent not idle since boot (``/proc/stat`` ``cpuN`` lines)."""
+    busy: dict[int, float] = {}
+    with open("/proc/stat", encoding="ascii") as stat:
+        for line in stat:
+            name, *values = line.split()
+            if name.startswith("cpu") and name[3:].isdigit():
+                busy[int(name[3:])] = _busy_seconds([int(v) for v in values])
+    return busy
 
 
 def wait_for_quiet(max_wait_s: float, busy_below: float = 0.25, own_pids: Sequence[int] = ()) -> float:
@@ -159,10 +173,20 @@ class Usage:
     cpu_s: float
     rss: int
     machine_s: float
+    cores_s: dict[int, float]
 
     @classmethod
     def of(cls, pid: int) -> Usage:
-        return cls(time.perf_counter(), cpu_seconds(pid), rss_bytes(pid), machine_busy_seconds())
+        return cls(
+            time.perf_counter(), cpu_seconds(pid), rss_bytes(pid), machine_busy_seconds(), core_busy_seconds()
+        )
+
+    def core_share_since(self, before: Usage, core: int) -> float:
+        """How busy ``core`` was (all processes, kernel included) between the two samples."""
+        wall = self.at - before.at
+        if wall <= 0 or core not in self.cores_s or core not in before.cores_s:
+            return 0.0
+        return (self.cores_s[core] - before.cores_s[core]) / wall
 
     def cpu_share_since(self, before: Usage) -> float:
         """CPU seconds per wall second between ``before`` and this sample (1.0 = one core)."""

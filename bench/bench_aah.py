@@ -156,6 +156,7 @@ class GameRun:
     client_cpu: float
     join_s: float
     other_cpu: float
+    core_busy: tuple[float, float]
 
 
 def _merge(results: Sequence[WindowResult]) -> WindowResult:
@@ -224,6 +225,7 @@ def play_games(
             client_cpu,
             join_s,
             after.machine_share_since(before) - after.cpu_share_since(before) - client_cpu,
+            (after.core_share_since(before, SERVER_CORE), after.core_share_since(before, CLIENT_CORE)),
         )
     finally:
         for worker in workers:
@@ -341,7 +343,8 @@ def run_games_part(tables: int, args: argparse.Namespace) -> None:
         f"joined {run.joined}/{connections} in {run.join_s:.1f} s ({run.joined / run.join_s:.0f}/s); "
         f"table rounds/s {rounds_per_s:.0f}; unconfirmed {window.unconfirmed}; UNRG {window.unrg}; "
         f"bots closed {window.closed_bots}; violations {len(window.violations)}; "
-        f"server RSS {run.server_rss / 2**20:.0f} MiB"
+        f"server RSS {run.server_rss / 2**20:.0f} MiB; cores busy (anyone): "
+        f"core {SERVER_CORE} {run.core_busy[0]:.0%}, core {CLIENT_CORE} {run.core_busy[1]:.0%}"
     )
     busiest = max(window.phase_counts) / window.actions if window.actions else 0.0
     print(
