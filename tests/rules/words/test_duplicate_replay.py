@@ -12,11 +12,10 @@ import json
 from pathlib import Path
 
 import pytest
+from words_modes_support import enable_slice, fire, play_duplicate, table
 
 from gamehall.rules._core import Event
 from gamehall.rules.words.settings import shared_lexicon
-
-from words_modes_support import enable_slice, fire, play_duplicate, table
 
 DATA = Path(__file__).parent / "data"
 
@@ -60,7 +59,9 @@ def test_the_same_seed_and_inputs_give_the_same_events_and_another_seed_does_not
 @pytest.mark.parametrize("seed", range(20))
 def test_soak_enable_games_are_deterministic(seed: int) -> None:
     lexicon = shared_lexicon("english")
-    assert play_duplicate({"preset": "DupEN"}, seed, lexicon) == play_duplicate({"preset": "DupEN"}, seed, lexicon)
+    assert play_duplicate({"preset": "DupEN"}, seed, lexicon) == play_duplicate(
+        {"preset": "DupEN"}, seed, lexicon
+    )
 
 
 @pytest.mark.soak

@@ -8,6 +8,7 @@ The lexicon is the note's fixture; a bag in a chosen order fixes the racks.
 from __future__ import annotations
 
 import pytest
+from words_modes_support import fire, of_type, table, visible
 
 from gamehall.rules._core import GameInProgress, IllegalAction, MalformedAction, SeatJoined, WrongPhase
 from gamehall.rules.words.actions import ChangeLetters, Moves, StartTurn
@@ -25,8 +26,6 @@ from gamehall.rules.words.events import (
 )
 from gamehall.rules.words.lexicon import Lexicon
 from gamehall.rules.words.moves import PlacementError
-
-from words_modes_support import fire, of_type, table, visible
 
 DUP = {"preset": "DupEN"}
 BISE_H8 = Moves(((7, 7, "B"), (7, 8, "I"), (7, 9, "S"), (7, 10, "e")))
@@ -73,7 +72,11 @@ def test_a_turn_scores_each_submission_and_places_the_top() -> None:
     )
     assert isinstance(scores, ScoresUpdated)
     assert scores.toptotal == 10
-    assert [(s.name, s.total, s.last) for s in scores.scores] == [("ams", 10, 10), ("jim", 0, 0), ("luc", 0, 0)]
+    assert [(s.name, s.total, s.last) for s in scores.scores] == [
+        ("ams", 10, 10),
+        ("jim", 0, 0),
+        ("luc", 0, 0),
+    ]
     assert game.board.rows()[7] == "....BISe......."
     # The reliquat R T U and an empty bag cannot give two vowels: the game ends (bag).
     assert isinstance(closing[-1], GameEnded) and closing[-1].reason == "bag"
@@ -191,5 +194,5 @@ def test_the_solo_bonus_goes_to_the_one_strictly_best_move() -> None:
 
 
 def test_no_legal_move_ends_the_game_nomove() -> None:
-    game, events = table(DUP, ("ams",), lexicon=Lexicon.from_words(["ZZZ"]), bag="BIS?RTU")
+    _, events = table(DUP, ("ams",), lexicon=Lexicon.from_words(["ZZZ"]), bag="BIS?RTU")
     assert isinstance(events[-1], GameEnded) and events[-1].reason == "nomove"

@@ -26,7 +26,9 @@ def enable_slice() -> Lexicon:
     """Every 25th ENABLE word plus every two-letter word: big enough for real games, built fast."""
     if not _SLICE:
         words = read_bundled_words("enable")
-        _SLICE.append(Lexicon.from_words([w for i, w in enumerate(words) if i % 25 == 0 or len(w) == 2], "slice"))
+        _SLICE.append(
+            Lexicon.from_words([w for i, w in enumerate(words) if i % 25 == 0 or len(w) == 2], "slice")
+        )
     return _SLICE[0]
 
 
