@@ -10,8 +10,8 @@ Received lines follow the sent line that caused them, grouped by client in conne
 Replaying sends the same lines against a hall with the same seed and expects exactly the same
 received lines, fed whole or byte by byte.
 
-The recorded games are driven by the in-hall heuristic policy (its answers written as the
-client's lines), with a spectator, a chat line, a query or two and a few refused lines, so the
+The recorded games are driven by the in-hall policies (anna heuristic, the others random; their
+answers written as the client's lines), with a spectator, a chat line, a query or two and a few refused lines, so the
 transcript shows the protocol as a client meets it.
 """
 
@@ -69,7 +69,7 @@ def record(players: int, seed: int) -> list[str]:
     rec.send("bert", "PRIVAT_NACHRICHT 0 psst")
     rec.send("anna", "FOO")
     table = harness.table()
-    policy = UrsuppePolicy("heuristic")
+    policies = {n: UrsuppePolicy("heuristic" if n == "anna" else "random") for n in NAMES}
     rng = random.Random(seed)
     by_seat = {seat_of(rec.clients[n]): n for n in NAMES[:players]}
     queried = False
@@ -82,7 +82,7 @@ def record(players: int, seed: int) -> list[str]:
             rec.send(name, "SPIELFELD")
             rec.send(name, "STATUS")
             rec.send(name, "BEWEGEN 0 5")
-        action = policy.decide_table(table, seat, rng)
+        action = policies[name].decide_table(table, seat, rng)
         assert action is not None
         for line in client_lines(action):
             rec.send(name, line)
@@ -123,7 +123,7 @@ def fixture_path(players: int) -> Path:
     return DATA / f"golden_{players}p.txt"
 
 
-SEEDS = {3: 21, 4: 42}
+SEEDS = {3: 40, 4: 36}
 
 if __name__ == "__main__":
     for count, game_seed in SEEDS.items():
