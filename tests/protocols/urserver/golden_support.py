@@ -11,8 +11,8 @@ Replaying sends the same lines against a hall with the same seed and expects exa
 received lines, fed whole or byte by byte.
 
 The recorded games are driven by the in-hall policies (anna heuristic, the others random; their
-answers written as the client's lines), with a spectator, a chat line, a query or two and a few refused lines, so the
-transcript shows the protocol as a client meets it.
+answers written as the client's lines), with a spectator, a chat line, a query or two and a few
+refused lines, so the transcript shows the protocol as a client meets it.
 """
 
 from __future__ import annotations
