@@ -4,6 +4,9 @@ tournament mode."""
 
 from __future__ import annotations
 
+import logging
+
+import pytest
 from recording_listener import RecordingListener
 from urserver_support import Table, UrHarness, autoplay, seat_of
 
@@ -245,3 +248,14 @@ def test_a_timeout_fixed_by_the_tournament_operator_replaces_the_neu_value() -> 
     other = normal.connect("c")
     other.send("NEU 3", "NAME t1", "PASSWORT", "TIMEOUT 100")
     assert other.ask("STATUS t1")[1] == "TIMEOUT 100"
+
+
+def test_tournament_games_log_their_seed_deck_seats_and_result(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="gamehall.protocols.urserver")
+    t = Table(3, tournament=True)
+    autoplay(t.harness, t.clients)
+    messages = [r.getMessage() for r in caplog.records]
+    (start,) = [m for m in messages if m.startswith("tournament game soup1 starts")]
+    assert "seed=" in start and "deck=2:10 1:14" in start and "'anna'" in start
+    (result,) = [m for m in messages if m.startswith("result soup1:")]
+    assert len(result.split(":", 1)[1].split()) == 3
