@@ -229,6 +229,8 @@ def test_chat_reaches_browser_players_through_the_hall_and_back() -> None:
     assert anna.take() == ["NACHRICHT 0 hallo urserver"]
     anna.send("PRIVAT_NACHRICHT 0 nur du")
     assert [e.text for e in web_listener.hall_events] == ["nur du"]  # type: ignore[attr-defined]
+    web.whisper("anna", "zurueck")
+    assert anna.take() == ["PRIVAT_NACHRICHT 0 zurueck"]
 
 
 def test_the_spectator_limit_gives_28() -> None:

@@ -426,7 +426,21 @@ class UrDialogue:
         return ["SPIEL_BEGINNT", *render.spielfeld_block(view), *self.status_block(game, view)]
 
     def hall_event(self, event: Event) -> None:
-        """Hall-wide chat and notices have no UrServer form."""
+        """A whisper from a browser player at our table becomes a PRIVAT_NACHRICHT; other
+        hall-wide chat and notices have no UrServer form."""
+        game = self.game
+        if not isinstance(event, ChatSaid) or event.scope != "private" or game is None:
+            return
+        if (
+            event.sender.lower() in game.names
+            or event.to is None
+            or event.to.lower() != (self.hall_name or "").lower()
+        ):
+            return
+        seats = {name.lower(): seat for seat, name in game.table.seat_names().items()}
+        seat = seats.get(event.sender.lower())
+        if seat is not None:
+            self.send_lines([f"PRIVAT_NACHRICHT {seat} {event.text[:CHAT_MAX]}"])
 
     def ended(self, room_id: str, reason: CloseReason, text: str) -> None:
         """The hall let the room go. After a normal end the connection stays for the chat
