@@ -4,9 +4,9 @@ A message is a token (``GAMEINFOS``; the 1.0 root is its lower case) and fields 
 order. A field is one of:
 
 - :class:`Scalar`: one value. 0.2: a ``#``-separated field (or the whole body when it is the
-  only field). 1.0: a child element named ``tag`` (or the root's text when it is the only
-  field), left out when empty. ``free`` text (chat, reasons) is kept verbatim and may hold the
-  0.2 separators, so it is always the last field;
+  only field). 1.0: a child element named ``tag`` (or, when it is the only field, the root's
+  text, except in CHATACTIONREQUEST), left out when empty. ``free`` text (chat, reasons) is
+  kept verbatim and may hold the 0.2 separators, so it is always the last field;
 - :class:`Items`: a list. 0.2: the whole body with items ending in ``#`` and record sub-fields
   joined by ``&``, or, nested in a field, items ending in ``&`` and sub-fields joined by ``~``.
   1.0: repeated ``tag`` elements (inside ``wrapper`` if any); a record's first sub-field is
@@ -178,6 +178,15 @@ class Layout:
     token: str
     cls: type
     fields: tuple[Field, ...] = ()
+    single_in_root: bool = True
+    """1.0 puts a single scalar field in the root's text; CHATACTIONREQUEST is the seed's
+    exception (``<chatactionrequest><action>...</action></chatactionrequest>``)."""
+
+    def value_in_root(self) -> Scalar | None:
+        """The one scalar field 1.0 writes as the root's text, if this message has one."""
+        if len(self.fields) == 1 and self.single_in_root and isinstance(self.fields[0], Scalar):
+            return self.fields[0]
+        return None
 
     @property
     def root(self) -> str:
@@ -268,7 +277,7 @@ CLIENT_LAYOUTS: Final[tuple[Layout, ...]] = (
     Layout("CLIENTTYPE", m.ClientType, (text("name"), text("version"), text("protocol", "protocolversion"))),
     Layout("CHATREQUEST", m.ChatRequest, (free("text", "chatrequest"),)),
     Layout("WHISPERREQUEST", m.WhisperRequest, (text("to"), free("text"))),
-    Layout("CHATACTIONREQUEST", m.ChatActionRequest, (free("action"),)),
+    Layout("CHATACTIONREQUEST", m.ChatActionRequest, (free("action"),), single_in_root=False),
     Layout("DISCONNECT", m.Disconnect, (free("reason", "disconnect"),)),
     Layout(
         "CREATEGAMEREQUEST",

@@ -88,14 +88,11 @@ def _attribute(element: ET.Element, name: str) -> str:
 
 
 def _read_fields(layout: Layout, root: ET.Element) -> dict[str, Any]:
-    fields = layout.fields
-    if not fields:
-        return {}
-    only = fields[0]
-    if len(fields) == 1 and isinstance(only, Scalar):
+    only = layout.value_in_root()
+    if only is not None:
         return {only.attr: only.read(_leaf(root, only.free))}
     values: dict[str, Any] = {}
-    for field in fields:
+    for field in layout.fields:
         if isinstance(field, Scalar):
             values[field.attr] = field.read(_leaf(root.find(field.tag), field.free))
         elif isinstance(field, Items):
@@ -174,12 +171,11 @@ def render(message: object) -> str:
             differently.
     """
     layout = layout_of(message)
-    fields = layout.fields
-    only = fields[0] if fields else None
-    if len(fields) == 1 and isinstance(only, Scalar):
+    only = layout.value_in_root()
+    if only is not None:
         content = escape_text(only.kind.write(getattr(message, only.attr)))
     else:
-        content = "".join(_write_field(field, getattr(message, field.attr)) for field in fields)
+        content = "".join(_write_field(field, getattr(message, field.attr)) for field in layout.fields)
     return DECLARATION + element(layout.root, content)
 
 
