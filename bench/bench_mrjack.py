@@ -50,6 +50,7 @@ from _server_process import (
     machine_summary,
     pin,
     raise_nofile_limit,
+    wait_for_quiet,
 )
 from bench_echo_baseline import _new_loop, run_echo_baseline
 
@@ -69,6 +70,17 @@ SERVER_FLAGS = [
     "--rate-limit-per-s", "1000000", "--rate-limit-burst", "1000000",
     "--log-level", "WARNING",
 ]  # fmt: skip
+
+
+QUIET_WAIT_S = [30.0]
+"""How long to wait (at most) for other work on the machine to stop before a measurement."""
+
+
+def quiet(*own_pids: int) -> None:
+    """Wait (bounded) until the machine is nearly idle besides us, and say if it was not."""
+    other = wait_for_quiet(QUIET_WAIT_S[0], 0.25, own_pids)
+    if other >= 0.25:
+        print(f"  (other work kept {other:.2f} cores busy before this measurement)")
 
 
 # ---- in-process ------------------------------------------------------------------------------
@@ -163,6 +175,7 @@ def replay(seeds: Sequence[int]) -> Row:
 
 def inprocess(games: int) -> None:
     seeds = list(range(1, games + 1))
+    quiet()
     rows = [
         replay(seeds),
         measure("random-legal", seeds, random_legal, views=False),
@@ -221,6 +234,7 @@ class TcpRow:
     errors: int
     server_cpu: float
     client_cpu: float
+    other_cpu: float  # busy cores outside the server and this process (other work, kernel)
     echo_per_s: float
 
     @property
@@ -251,8 +265,10 @@ async def play_pairs(port: int, pairs: int, games_per_pair: int, seed: int) -> t
 
 
 def tcp_row(pairs: int, games_per_pair: int, echo_duration: float) -> TcpRow:
+    quiet()
     echo = run_echo_baseline(2 * pairs, echo_duration, separate_process=True)
     with mrjack_server(max_games=pairs + 8) as server:
+        quiet(server.pid)
         loop = _new_loop()
         try:
             before, client_before = server.usage(), time.process_time()
@@ -261,6 +277,8 @@ def tcp_row(pairs: int, games_per_pair: int, echo_duration: float) -> TcpRow:
         finally:
             loop.close()
     wall = after.at - before.at
+    client_cpu = (client_after - client_before) / wall if wall > 0 else 0.0
+    server_cpu = after.cpu_share_since(before)
     return TcpRow(
         pairs=pairs,
         games=games,
@@ -268,8 +286,9 @@ def tcp_row(pairs: int, games_per_pair: int, echo_duration: float) -> TcpRow:
         lines_in=sum(b.result.lines_received for b in bots),
         lines_out=sum(b.sent for b in bots),
         errors=sum(len(b.result.errors) + len(b.result.unreadable) for b in bots),
-        server_cpu=after.cpu_share_since(before),
-        client_cpu=(client_after - client_before) / wall if wall > 0 else 0.0,
+        server_cpu=server_cpu,
+        client_cpu=client_cpu,
+        other_cpu=max(0.0, after.machine_share_since(before) - server_cpu - client_cpu),
         echo_per_s=echo.per_second,
     )
 
@@ -280,7 +299,8 @@ def tcp(pairs_list: Sequence[int], games_per_pair: int, echo_duration: float) ->
     print(f"(server on core {SERVER_CORE}, clients on core {CLIENT_CORE})" if pinned else "(not pinned)")
     print(
         f"{'pairs':>5} {'conns':>5} {'echo rt/s':>10} {'games':>6} {'games/s':>8} {'cmds/s':>8} "
-        f"{'lines/s':>8} {'server cpu':>10} {'games/cpu-s':>11} {'client cpu':>10} {'err':>4}"
+        f"{'lines/s':>8} {'server cpu':>10} {'games/cpu-s':>11} {'client cpu':>10} "
+        f"{'other cpu':>9} {'err':>4}"
     )
     for pairs in pairs_list:
         row = tcp_row(pairs, games_per_pair, echo_duration)
@@ -300,7 +320,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--pairs", default="1,10,50", help="wire-bot pairs per TCP row (default 1,10,50)")
     parser.add_argument("--games-per-pair", type=int, default=4, help="games each pair plays (default 4)")
     parser.add_argument("--echo-duration", type=float, default=2.0, help="seconds of each echo baseline")
+    parser.add_argument(
+        "--quiet-wait", type=float, default=30.0, help="max seconds to wait for an idle machine"
+    )
     args = parser.parse_args(argv)
+    QUIET_WAIT_S[0] = max(0.0, min(args.quiet_wait, 600.0))
     parts = {p.strip() for p in args.parts.split(",") if p.strip()}
     raise_nofile_limit()
     print("# Mr. Jack in New York benchmark")
