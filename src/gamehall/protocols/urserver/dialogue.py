@@ -49,7 +49,7 @@ from gamehall.protocols._core import (
     SpectatorsChanged,
     Wire,
 )
-from gamehall.protocols.urserver import render, sequences
+from gamehall.protocols.urserver import render, sequences, tournament
 from gamehall.protocols.urserver.codec import UrCodec
 from gamehall.protocols.urserver.commands import Fehler
 from gamehall.protocols.urserver.lobby import UrGame, lobby_of
@@ -399,7 +399,7 @@ class UrDialogue:
         if lines and lines[0].startswith("ZUG_"):
             self.play.prompted = lines[0].split()[0]
         if isinstance(event, ev.SpielBeendet):
-            self._log_result(game)
+            tournament.log_result(game)
         return lines
 
     def _spectator_lines(self, event: SpectatorsChanged, game: UrGame) -> list[str]:
@@ -422,7 +422,7 @@ class UrDialogue:
     def _game_begins(self, event: ev.SpielBeginnt, game: UrGame) -> list[str]:
         view = render.initial_view(game.table.view(None), (event.stroemungsrichtung, event.ozonschichtdicke))
         if self.tournament:
-            self._log_start(game)
+            tournament.log_start(game, self.session)
         return ["SPIEL_BEGINNT", *render.spielfeld_block(view), *self.status_block(game, view)]
 
     def hall_event(self, event: Event) -> None:
@@ -526,38 +526,6 @@ class UrDialogue:
         if session is not None:
             session.logout(dropped=False)
 
-    # ------------------------------------------------------------------ tournament log
-
-    def _log_start(self, game: UrGame) -> None:
-        if self is not _first_member(game):
-            return
-        state = getattr(game.table, "state", None)
-        deck = [] if state is None else [card.text() for card in [state.card, *state.deck]]
-        room = None
-        try:
-            if self.session is not None and game.room_id is not None:
-                room = self.session.room(game.room_id)
-        except HallError:
-            room = None
-        log.info(
-            "tournament game %s starts: seed=%s deck=%s seats=%s",
-            game.name,
-            getattr(room, "seed", None),
-            " ".join(deck),
-            {seat: game.wire_name_of(name) for seat, name in game.table.seat_names().items()},
-        )
-
-    def _log_result(self, game: UrGame) -> None:
-        if self is not _first_member(game):
-            return
-        view = game.table.view(None)
-        ranked = sorted(view["seats"], key=lambda s: -int(s["position"]))
-        log.info(
-            "result %s: %s",
-            game.name,
-            " ".join(f"{s['seat']}:{game.seat_wire_name(int(s['seat']))}:{s['position']}" for s in ranked),
-        )
-
 
 _ALWAYS: Final = frozenset(
     {
@@ -574,8 +542,3 @@ _ALWAYS: Final = frozenset(
         "GEN_ANZAHL",
     }
 )
-
-
-def _first_member(game: UrGame) -> object:
-    everyone = game.everyone()
-    return everyone[0] if everyone else None

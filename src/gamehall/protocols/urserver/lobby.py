@@ -61,6 +61,8 @@ class UrGame:
     can join it; its password, if any, is checked by the hall."""
     locked: bool = False
     """A foreign game whose hall room has a password."""
+    logged: set[str] = field(default_factory=set)
+    """Which tournament log lines were written ("start", "result")."""
 
     @property
     def public(self) -> bool:
