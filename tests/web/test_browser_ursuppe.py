@@ -198,3 +198,169 @@ def test_browser_user_plays_a_whole_game_against_hall_bots(server: UrsuppeServer
     if "bought" in seen:
         assert page.locator("li.me [data-testid=ur-genes] .badge").count() >= 1
     page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-ursuppe.png"))
+
+
+def _view(kind: str, phase: str, **changes: Any) -> dict[str, Any]:
+    """A real engine view of a 4-player table (seat 0 to answer ``kind``), with the seat's
+    amoeba 0 at (1, 1) next to a foreign amoeba, and ``changes`` to seat 0's entry."""
+    from gamehall.rules.ursuppe import new_game
+    from gamehall.rules.ursuppe.state import Player
+
+    table = new_game({"players": 4, "shuffle_deck": False}, 1)
+    g = table.state
+    for seat in range(4):
+        g.seats[seat] = Player(seat, f"p{seat}", position=seat, bp=9)
+    g.put_amoeba(0, 0, (1, 1))
+    g.put_amoeba(1, 3, (1, 1))
+    g.put_amoeba(0, 1, (3, 3))
+    view = table.view(0)
+    view["phase"] = phase
+    view["round"] = 2
+    view["my_request"] = kind
+    view["to_move"] = {"seats": [0], "kind": kind}
+    view["seats"][0].update(changes)
+    return view
+
+
+DECISIONS: list[tuple[str, str, dict[str, Any], dict[str, Any] | None, str, dict[str, Any]]] = [
+    (
+        "ZUG_KLAMMERN",
+        "bewegen_und_fressen",
+        {"genes": [10]},
+        {
+            "type": "ZugKlammern",
+            "amoebe": 0,
+            "mitfahr_farbe": 1,
+            "mitfahr_amoebe": 3,
+            "richtung": 3,
+            "naehrstoffe": [0, 0, 0, 0],
+        },
+        "ur-ride",
+        {"type": "Klammern", "amoebe": 0, "mitfahr_farbe": 1, "mitfahr_amoebe": 3},
+    ),
+    (
+        "ZUG_ABWEHR",
+        "bewegen_und_fressen",
+        {"genes": [4, 5]},
+        {
+            "type": "ZugAbwehr",
+            "amoebe": 0,
+            "angreifende_farbe": 1,
+            "angreifende_amoebe": 3,
+            "was_darf_sie_tun": 2,
+        },
+        "ur-defend",
+        {"type": "Verteidigung", "amoebe": 0},
+    ),
+    (
+        "ZUG_ABWEHR",
+        "bewegen_und_fressen",
+        {"genes": [5]},
+        {
+            "type": "ZugAbwehr",
+            "amoebe": 0,
+            "angreifende_farbe": 1,
+            "angreifende_amoebe": 3,
+            "was_darf_sie_tun": 0,
+        },
+        "ur-flee-roll",
+        {"type": "Wuerfeln"},
+    ),
+    (
+        "ZUG_GENDEFEKTE",
+        "umwelt_und_gendefekte",
+        {"genes": [4, 7]},
+        {"type": "ZugGendefekte", "defekt": 3},
+        "ur-pay",
+        {"type": "DefektAusgleichen", "gene": []},
+    ),
+    (
+        "ZUG_AGGRESSION",
+        "todesfaelle",
+        {"genes": [18]},
+        {"type": "ZugAggression"},
+        "ur-aggression",
+        {"type": "Aggression", "amoebe": 0, "gegen_farbe": 1, "gegen_amoebe": 3},
+    ),
+    (
+        "ZUG_AGGRESSION",
+        "todesfaelle",
+        {"genes": [18]},
+        {"type": "ZugAggression"},
+        "ur-no-aggression",
+        {"type": "KeineAggression"},
+    ),
+    (
+        "ZUG_BEWEGEN",
+        "bewegen_und_fressen",
+        {"genes": [9]},
+        {"type": "ZugBewegen", "amoebe": 0, "schritt": 1},
+        "ur-tentacle",
+        {"type": "Tentakel", "amoebe": 0, "naehrstoffe": [0, 0, 0, 0]},
+    ),
+    (
+        "ZUG_BEWEGEN",
+        "bewegen_und_fressen",
+        {},
+        {"type": "ZugBewegen", "amoebe": 0, "schritt": 2},
+        "ur-no-second",
+        {"type": "KeineZweiteBewegung", "amoebe": 0},
+    ),
+    (
+        "ZUG_FRESSEN",
+        "bewegen_und_fressen",
+        {"genes": [14]},
+        {"type": "ZugFressen", "amoebe": 0},
+        "ur-parasite",
+        {"type": "Parasitismus", "amoebe": 0, "gegen_farbe": 1},
+    ),
+    (
+        "ZUG_FRESSEN",
+        "bewegen_und_fressen",
+        {},
+        {"type": "ZugFressen", "amoebe": 0},
+        "ur-meal",
+        {"type": "Fressen", "amoebe": 0, "naehrstoffe": [0, 1, 1, 1]},
+    ),
+    (
+        "ZUG_GEN_KAUFEN",
+        "gene_kaufen",
+        {"genes": [4, 5]},
+        {"type": "ZugGenKaufen"},
+        "ur-buy-nothing",
+        {"type": "GenKaufen", "gene": [], "panzerung_abgeben": None},
+    ),
+    (
+        "ZUG_AMOEBE_SETZEN",
+        "zellteilung",
+        {},
+        {"type": "ZugAmoebeSetzen", "aufbau": False},
+        "ur-divide",
+        {"type": "AmoebenSetzen", "setzungen": []},
+    ),
+]
+
+
+def test_every_decision_panel_sends_its_action(server: UrsuppeServer, page: Any) -> None:
+    page.goto(web_url(server))
+    page.get_by_test_id("name-input").wait_for()
+    for kind, phase, changes, event, testid, expected in DECISIONS:
+        view = _view(kind, phase, **changes)
+        sent = page.evaluate(
+            """async ([view, event, testid]) => {
+                const ur = await import("/games/ursuppe.js");
+                const room = { id: "r1", seat: 0 };
+                if (event) ur.onEvent(null, room, event);
+                const sent = [];
+                const ctx = { view, seat: 0, room, timers: [], ended: null, act: (a) => sent.push(a), rerender: () => {} };
+                const host = document.createElement("div");
+                host.id = "ur-host";
+                document.getElementById("ur-host")?.remove();
+                document.body.appendChild(host);
+                host.appendChild(ur.render(ctx));
+                host.querySelector(`[data-testid=${testid}]`).click();
+                return sent;
+            }""",
+            [view, event, testid],
+        )
+        assert sent == [expected], kind
