@@ -352,7 +352,8 @@ def test_every_decision_panel_sends_its_action(server: UrsuppeServer, page: Any)
                 const room = { id: "r1", seat: 0 };
                 if (event) ur.onEvent(null, room, event);
                 const sent = [];
-                const ctx = { view, seat: 0, room, timers: [], ended: null, act: (a) => sent.push(a), rerender: () => {} };
+                const act = (a) => sent.push(a);
+                const ctx = { view, seat: 0, room, timers: [], ended: null, act, rerender: () => {} };
                 const host = document.createElement("div");
                 host.id = "ur-host";
                 document.getElementById("ur-host")?.remove();
