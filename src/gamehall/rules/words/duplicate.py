@@ -212,7 +212,10 @@ class DuplicateTable(WordsTable):
 
     def _left(self, seat: Seat) -> list[Event]:
         self.submissions.pop(seat, None)
-        if self.phase is Phase.GRACE and all(s in self.submissions for s in self.seated()):
+        closing = self.phase is Phase.GRACE or (
+            self.phase is Phase.OPEN and self.rules.end_turn_when_all_moved
+        )
+        if closing and all(s in self.submissions for s in self.seated()):
             self._clear_timer()
             return self._close_turn()
         return []

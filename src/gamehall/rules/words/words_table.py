@@ -252,7 +252,7 @@ class WordsTable(abc.ABC):
             "preset": rules.preset.code,
             "letters": self.letters.name,
             "dictionary": rules.dictionary,
-            "board_type": rules.preset.board if self.mode != "boggle" else "boggle4",
+            "board_type": "boggle4" if self.mode == "boggle" else "standard",
             "state": state,
             "phase": self.phase.value,
             "turn": self.turn,
@@ -286,15 +286,15 @@ class WordsTable(abc.ABC):
 
     @abc.abstractmethod
     def _next_turn(self) -> list[Event]:
-        """Filled in by each mode."""
+        """Open the next turn (or end the game when the mode's end condition holds)."""
 
     @abc.abstractmethod
     def _close_turn(self) -> list[Event]:
-        """Filled in by each mode."""
+        """Close the running turn: score it, ENDOFTURN and SCORES, then what follows."""
 
     @abc.abstractmethod
     def _timed_out(self, kind: str) -> list[Event]:
-        """Filled in by each mode."""
+        """The timer of ``kind`` (``turn``, ``grace`` or ``pause``) fired: apply the default."""
 
     def _left(self, seat: Seat) -> list[Event]:
         """A seated player left a running game (others are still seated)."""
@@ -308,15 +308,15 @@ class WordsTable(abc.ABC):
 
     @abc.abstractmethod
     def resync(self, seat: Seat) -> list[Event]:
-        """Filled in by each mode."""
+        """Events, for ``seat`` alone, that bring a (re)joining player up to date."""
 
     @abc.abstractmethod
     def apply(self, seat: Seat, action: Action) -> list[Event]:
-        """Filled in by each mode."""
+        """Apply a player's action; raise a RuleError and change nothing if it is refused."""
 
     @abc.abstractmethod
     def to_move(self) -> ToMove:
-        """Filled in by each mode."""
+        """Who may act now and how (``moves``, ``play``, ``words``, ``start_turn``)."""
 
     def _check_player(self, seat: Seat) -> None:
         """Raise unless ``seat`` holds a seat in a running game."""
