@@ -260,3 +260,13 @@ def test_every_grid_path_of_two_cells_is_adjacent_exactly_when_trace_accepts() -
             assert not adjacent and error.code == "path_not_adjacent"
         else:
             assert adjacent
+
+
+def test_a_returning_player_is_brought_up_to_date() -> None:
+    game = started()
+    during = game.resync(1)
+    assert [type(e) for e in during] == [ScoresUpdated, TurnStarted, GridDealt]
+    assert all(e.audience == frozenset({1}) for e in during)
+    fire(game)
+    fire(game)
+    assert game.resync(1)[-1] == WaitingForStartTurn(next_turn=2, audience=frozenset({1}))

@@ -196,3 +196,22 @@ def test_the_solo_bonus_goes_to_the_one_strictly_best_move() -> None:
 def test_no_legal_move_ends_the_game_nomove() -> None:
     _, events = table(DUP, ("ams",), lexicon=Lexicon.from_words(["ZZZ"]), bag="BIS?RTU")
     assert isinstance(events[-1], GameEnded) and events[-1].reason == "nomove"
+
+
+def test_a_player_leaving_during_the_grace_can_complete_the_turn() -> None:
+    game = started(("ams", "jim"))
+    game.apply(0, BISE_H8)
+    fire(game)
+    closing = game.seat_leave(1)
+    ended = of_type(closing, TurnEnded)[0]
+    assert isinstance(ended, TurnEnded)
+    assert [r.name for r in ended.results] == ["ams"]
+
+
+def test_the_french_preset_counts_y_as_a_vowel() -> None:
+    game, events = table(
+        {"preset": "fr"}, ("ams",), lexicon=Lexicon.from_words(["YBBB", "BY"]), bag="YYBBBBB"
+    )
+    hand = of_type(events, HandDealt)[0]
+    assert isinstance(hand, HandDealt) and hand.rejected == 0 and sorted(hand.letters) == sorted("YYBBBBB")
+    assert game.letters.name == "FR" and game.view(None)["dictionary"] == "francais"
