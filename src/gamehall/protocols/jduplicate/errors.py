@@ -4,8 +4,9 @@ Every code of the note's table is named here, so that the dialogue and the codec
 ``ErrorCode.UNKNOWN_COMMAND`` rather than of ``99002``. :class:`WireError` is the
 :class:`~gamehall.protocols._core.ProtocolError` the codec raises: besides the contract's
 ``reason``/``code``/``recoverable`` it carries the numeric code, the ERROR parameter, and the
-0.2 token of the refused frame when it is known (the dialogue answers 99003 instead of a
-field error for a command sent before login, note §4.1).
+0.2 token of the refused message once the codec recognised it (a field error: 30105, 30110,
+60000, 60107), so that the dialogue can answer 99003 instead for a command sent before login
+(note §4.1). Frame-level errors (99000, 99001, 99002, 99004) have no command.
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ class WireError(ProtocolError):
 
     ``code`` (the contract's string) is the decimal code; ``number`` is the same as an
     :class:`ErrorCode`; ``parameter`` is the ERROR's second field; ``command`` is the 0.2
-    token (1.0: the upper-cased root) of the refused message when the codec got that far.
+    token (1.0: the upper-cased root) of a recognised message whose fields were refused.
     ``recoverable`` is False only when the connection must close (99004).
     """
 

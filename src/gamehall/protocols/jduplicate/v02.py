@@ -68,7 +68,7 @@ def parse(text: str, known: Mapping[str, Layout]) -> Any:
         raise WireError(ErrorCode.BAD_FORMAT, reason=f"bad command token {token[:40]!r}")
     layout = known.get(token)
     if layout is None:
-        raise WireError(ErrorCode.UNKNOWN_COMMAND, token, reason=f"unknown command {token}", command=token)
+        raise WireError(ErrorCode.UNKNOWN_COMMAND, token, reason=f"unknown command {token}")
     try:
         return layout.cls(**_read_fields(layout, payload))
     except WireError as error:
