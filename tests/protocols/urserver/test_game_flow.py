@@ -261,3 +261,41 @@ def test_tournament_games_log_their_seed_deck_seats_and_result(caplog: pytest.Lo
     assert "seed=" in start and "deck=2:10 1:14" in start and "'anna'" in start
     (result,) = [m for m in messages if m.startswith("result soup1:")]
     assert len(result.split(":", 1)[1].split()) == 3
+
+
+def test_server_options_from_the_hall_defaults_set_the_charset_and_the_game_limit() -> None:
+    from urserver_support import FakeWire
+
+    from gamehall.hall import FakeClock, Hall
+    from gamehall.protocols.urserver.dialogue import make_dialogue
+    from gamehall.rules._config import ConfigSchema, Setting
+    from gamehall.rules._core import GameType
+    from gamehall.rules.ursuppe import ACTIONS, SCHEMA, new_game
+    from gamehall.store.memory import MemoryStore
+
+    schema = ConfigSchema(
+        "ursuppe",
+        [
+            *SCHEMA.settings.values(),
+            Setting("urserver_charset", "latin-1", "choice", choices=("utf-8", "latin-1")),
+            Setting("max_games", 1, "int", 1, 1000),
+        ],
+    )
+    game_type = GameType(
+        "ursuppe",
+        "Ursuppe",
+        schema,
+        lambda config, seed: new_game({k: v for k, v in config.items() if k in SCHEMA.settings}, seed),
+        ACTIONS,
+    )
+    clock = FakeClock()
+    hall = Hall(games={"ursuppe": game_type}, store=MemoryStore(), clock=clock)
+    wire = FakeWire("w")
+    dialogue = make_dialogue(hall, wire, clock)
+    dialogue.data_received(b"NEU 3\nNAME a\nPASSWORT geheim\nTIMEOUT 0\nNEU 3\n")
+    assert wire.writes == [
+        b"SPIEL_ANGEMELDET a\n",
+        b"FEHLER 15 Der Server nimmt keine weiteren Spiele mehr auf.\n",
+    ]
+    dialogue.data_received(b"TEILNEHMEN a\nPASSWORT x\n")
+    assert wire.writes[-1] == b"FEHLER 8 Das Pa\xdfwort ist falsch.\n"  # ISO-8859-1

@@ -52,7 +52,7 @@ from gamehall.protocols._core import (
 from gamehall.protocols.urserver import render, sequences, tournament
 from gamehall.protocols.urserver.codec import UrCodec
 from gamehall.protocols.urserver.commands import Fehler
-from gamehall.protocols.urserver.lobby import UrGame, lobby_of
+from gamehall.protocols.urserver.lobby import UrGame, lobby_of, output_charset
 from gamehall.protocols.urserver.play import GameInput
 from gamehall.protocols.urserver.texts import VERSION, fehler_line
 from gamehall.rules._core import Event, SeatAway, SeatJoined, SeatLeft
@@ -79,8 +79,9 @@ class State(enum.Enum):
 
 
 def make_dialogue(hall: HallPort, wire: Wire, clock: Clock) -> UrDialogue:
-    """The dialogue of one accepted UrServer connection (looked up by ``gamehall.server.app``)."""
-    return UrDialogue(hall, wire, clock)
+    """The dialogue of one accepted UrServer connection (looked up by ``gamehall.server.app``),
+    writing in the charset the operator chose."""
+    return UrDialogue(hall, wire, clock, encoding=output_charset(hall))
 
 
 class UrDialogue:

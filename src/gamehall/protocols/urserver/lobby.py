@@ -14,11 +14,12 @@ the game maps hall names back to wire names.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from gamehall.protocols._core import Cancellable, Clock, HallPort
+from gamehall.protocols._core import Cancellable, Clock, HallError, HallPort
+from gamehall.rules._core import JSON, ConfigError
 
 MAX_GAMES: Final = 50
 MAX_SPECTATORS: Final = 32
@@ -164,6 +165,32 @@ class UrLobby:
 
 
 _LOBBIES: weakref.WeakKeyDictionary[Any, UrLobby] = weakref.WeakKeyDictionary()
+
+
+def server_option(hall: HallPort, key: str, default: JSON) -> JSON:
+    """A server option of this protocol from the hall's Ursuppe defaults (``--set
+    ursuppe.KEY=VALUE``): ``urserver_charset`` ("utf-8" or "latin-1", note 2) and
+    ``max_games`` (note 11). ``default`` while the game's settings do not carry the key."""
+    try:
+        defaults: Mapping[str, JSON] = hall.game_defaults("ursuppe")
+    except (HallError, ConfigError):
+        return default
+    return defaults.get(key, default)
+
+
+def max_games(hall: HallPort) -> int:
+    value = server_option(hall, "max_games", MAX_GAMES)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else MAX_GAMES
+
+
+def output_charset(hall: HallPort) -> str:
+    """The output charset: UTF-8, or ISO-8859-1 when the operator chose it."""
+    value = server_option(hall, "urserver_charset", "utf-8")
+    return (
+        "latin-1"
+        if isinstance(value, str) and value.lower() in ("latin-1", "iso-8859-1", "latin1")
+        else "utf-8"
+    )
 
 
 def lobby_of(hall: HallPort, clock: Clock) -> UrLobby:

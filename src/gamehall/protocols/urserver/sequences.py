@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final
 from gamehall.protocols._core import HallError, Session
 from gamehall.protocols.urserver import render
 from gamehall.protocols.urserver.commands import Fehler
-from gamehall.protocols.urserver.lobby import MAX_GAMES, MAX_SPECTATORS, UrGame
+from gamehall.protocols.urserver.lobby import MAX_SPECTATORS, UrGame, max_games
 from gamehall.rules._core import RuleError
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def begin(d: UrDialogue, keyword: str, params: list[str]) -> None:
         players = integer(params[0])
         if players not in (3, 4):
             raise Fehler(4)
-        if len(d.lobby.games) >= MAX_GAMES:
+        if len(d.lobby.games) >= max_games(d.hall):
             raise Fehler(15)
         sequence: Sequence = NewGame(players)
     else:
