@@ -177,10 +177,9 @@ class ScrabbleTable(WordsTable):
         return events + self._pause_then()
 
     def _score_turn(self, seat: Seat, points: int) -> None:
-        for other, player in self.players.items():
-            if other == seat:
-                player.last = points
-                player.total += points
+        player = self.players[seat]
+        player.last = points
+        player.total += points
 
     def _timed_out(self, kind: str) -> list[Event]:
         current = self.current
