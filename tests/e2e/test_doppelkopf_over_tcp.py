@@ -14,9 +14,12 @@ from gamehall.bots.doppelkopf.wire import CgWireBot, run_bots
 from gamehall.config import ServerConfig
 from gamehall.server.app import running_server
 
+UNPACED = {"deal_interval_s": 0.0, "trick_close_delay_s": 0.0}
+"""The note's wire pacing is 0 in tests (the loading wait stays: the bots say game.start{})."""
+
 
 def config(tmp_path: Path) -> ServerConfig:
-    return ServerConfig(db=str(tmp_path / "hall.db"))
+    return ServerConfig(db=str(tmp_path / "hall.db"), room_defaults={"doppelkopf": dict(UNPACED)})
 
 
 async def test_a_wire_bot_plays_a_whole_game_over_tcp(tmp_path: Path) -> None:

@@ -22,7 +22,14 @@ from gamehall.rules.doppelkopf import GAME_TYPE
 from gamehall.store.accounts import MemoryAccounts
 from gamehall.store.memory import MemoryStore
 
-FAST = {"turn_timeout_s": 60.0, "complaint_timeout_s": 60.0, "vote_timeout_s": 60.0}
+FAST = {
+    "turn_timeout_s": 60.0,
+    "complaint_timeout_s": 60.0,
+    "vote_timeout_s": 60.0,
+    "deal_interval_s": 0.0,  # the note's pacing: 0 in tests (test_pacing.py measures it)
+    "trick_close_delay_s": 0.0,
+    "loading_timeout_s": 0.0,  # clients here need not say game.start{} (test_pacing.py does)
+}
 
 
 class FakeWire:

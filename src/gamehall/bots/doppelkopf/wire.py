@@ -7,7 +7,8 @@ class when it holds one (the engine's own ranking classifies cards), chosen at r
 heuristic of :mod:`.policy`; if the server still refuses the card (pigs and other rules it does
 not model) it tries the next one. It answers "no" to every question, readies at once, and after
 ``rounds`` rounds votes ``end_yes``. Each bot registers (or logs in), opens a lobby of its own,
-invites three ``bot_dk_dumb`` and plays one game per lobby.
+invites three ``bot_dk_dumb`` and plays one game per lobby. Like the reference client, it says
+``game.start{}`` ("cards created") after each round's creation transfers.
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ class CgPlayer:
         self.registered = False
         self.voted: set[str] = set()
         self.in_end = False
+        self.loading = False
+        """Between a round's ``loading`` and the end of its creation transfers."""
 
     def on_packet(self, packet: Packet) -> list[Packet]:
         body = packet.body
@@ -98,7 +101,14 @@ class CgPlayer:
             return [*invites, Packet("cg:lobby.ready", {"ready": True})]
         if name == "cg:game.start":
             self.rules = {k.removeprefix("dk."): v for k, v in body.get("gamerules", {}).items()}
-            return [Packet("cg:game.start", {})]
+            return []
+        created: list[Packet] = []
+        if self.loading and not (name == "cg:game.dk.card.transfer" and body.get("from_slot") is None):
+            self.loading = False  # the round's creation transfers are over: "cards created"
+            created = [Packet("cg:game.start", {})]
+        return created + self._table_packet(name, body)
+
+    def _table_packet(self, name: str, body: dict[str, Any]) -> list[Packet]:
         if name == "cg:game.dk.round.change":
             return self._round_change(body)
         if name == "cg:game.dk.card.transfer":
@@ -129,6 +139,8 @@ class CgPlayer:
         return []
 
     def _round_change(self, body: dict[str, Any]) -> list[Packet]:
+        if body.get("phase") == "loading":
+            self.loading = True
         if "player_list" in body:
             self.my_slot = f"hand{body['player_list'].index(self.uuid)}"
             self.hand, self.table = {}, []

@@ -55,6 +55,7 @@ from gamehall.protocols.cg.accounts import (
 from gamehall.protocols.cg.codec import CgCodec, Packet, check_serverbound, filter_for_vanilla, parse_uuid
 from gamehall.protocols.cg.game_out import GameTranslator
 from gamehall.protocols.cg.lobbies import Directory, directory_of
+from gamehall.protocols.cg.pacing import Pacer, Pacing
 from gamehall.rules._core import Event
 
 log = logging.getLogger(__name__)
@@ -141,6 +142,8 @@ class CgDialogue:
         self.room_id: str | None = None
         self.translator: GameTranslator | None = None
         self.holding: list[Delivery] | None = None
+        self.pacer = Pacer(clock, self.send_packet)
+        self.pacing: Pacing | None = None
         self.chat_times: list[float] = []
         self._preauth: Cancellable | None = clock.call_later(preauth_timeout_s, self._preauth_expired)
         self._raw_send(registry.HELLO, {"version": PENG3DNET_VERSION, "protoversion": PENG3DNET_PROTOVERSION})
@@ -240,6 +243,7 @@ class CgDialogue:
     def connection_lost(self) -> None:
         self.l1 = L1.CLOSED
         self._cancel_preauth()
+        self.pacer.drain()
         self._leave_hall(dropped=True)
 
     def _leave_hall(self, *, dropped: bool) -> None:
@@ -258,6 +262,7 @@ class CgDialogue:
         if packet.name == registry.CLOSECONN:
             self.l1 = L1.CLOSED
             self._cancel_preauth()
+            self.pacer.drain()
             self.wire.close()
             self._leave_hall(dropped=True)
             return
@@ -518,8 +523,8 @@ class CgDialogue:
         return None  # cg has no hall-wide chat or notices on the wire
 
     def ended(self, room_id: str, reason: CloseReason, text: str) -> None:
-        if room_id == self.room_id:
-            game_commands.game_over(self, None)
+        if room_id == self.room_id:  # after what the pacer still holds of that game
+            self.pacer.push(lambda: game_commands.game_over(self, None))
 
     def disconnect(self, reason: CloseReason, text: str) -> None:
         self._session = None

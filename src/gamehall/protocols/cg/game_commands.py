@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import uuid
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gamehall.protocols._core import HallError
@@ -19,6 +20,7 @@ from gamehall.protocols.cg import game_in, gamerules, lobby_commands, save_load
 from gamehall.protocols.cg.codec import Packet, parse_uuid
 from gamehall.protocols.cg.game_out import GameTranslator, summaries
 from gamehall.protocols.cg.lobbies import Lobby
+from gamehall.protocols.cg.pacing import Pacing, WaitForStart, paced
 from gamehall.rules._core import Action, Event, RuleError, Seat
 from gamehall.rules.doppelkopf import events as ev
 from gamehall.rules.doppelkopf.actions import Accuse, CancelAccusation, PickMove, WeddingClarification
@@ -151,21 +153,34 @@ def game_start_packet(conn: CgDialogue) -> Packet:
 def deliver(conn: CgDialogue, event: Event) -> None:
     if isinstance(event, ev.GameStarted):
         conn.translator = None
+        conn.pacing = None
         conn.state = "game_dk"
-        conn.send_packet(game_start_packet(conn))
+        conn.pacer.push(game_start_packet(conn))
         return
     if conn.state != "game_dk":
         return
     if _answered_for_vanilla(conn, event):
         return
     translator = _translator(conn)
-    for packet in translator.packets(event):
-        conn.send_packet(packet)
+    packets = translator.packets(event)
+    conn.pacer.push(*paced(packets, _pacing(conn), trick_taken=isinstance(event, ev.TrickTaken)))
     if isinstance(event, ev.GameEnded):
         if event.reason == "adjourn":
             players = [translator.uuid_of(s) for s in range(4)]
-            save_load.send_save(conn, game_id_of(conn.room_id or ""), players)
-        game_over(conn, event.reason)
+            conn.pacer.push(save_load.save(conn, game_id_of(conn.room_id or ""), players))
+        reason = event.reason
+        conn.pacer.push(lambda: game_over(conn, reason))
+
+
+def _pacing(conn: CgDialogue) -> Pacing:
+    """The room's pacing settings (read once per game)."""
+    if conn.pacing is None:
+        config: Mapping[str, Any] = {}
+        if conn.session is not None and conn.room_id is not None:
+            with contextlib.suppress(HallError):
+                config = conn.session.room(conn.room_id).config
+        conn.pacing = Pacing.from_config(config)
+    return conn.pacing
 
 
 def _answered_for_vanilla(conn: CgDialogue, event: Event) -> bool:
@@ -221,7 +236,8 @@ def game_over(conn: CgDialogue, reason: str | None) -> None:
 
 def handle(conn: CgDialogue, name: str, body: dict[str, Any]) -> None:
     if name == "cg:game.start":
-        return  # "I have created all cards": we deal without waiting (delays are 0)
+        conn.pacer.start_received()  # "I have created all cards": the deal may go on
+        return
     if conn.session is None or conn.room_id is None:
         return
     seat = conn.session.seat_in(conn.room_id)
@@ -235,14 +251,19 @@ def handle(conn: CgDialogue, name: str, body: dict[str, Any]) -> None:
         log.info("cg %s: %s dropped: %s", conn.wire.peer, name, exc)
         return
     except game_in.Refused as exc:
-        conn.status(exc.message)
+        _refuse(conn, exc.message)
         return
     try:
         conn.session.act(conn.room_id, action)
     except RuleError as exc:
         if exc.code == "complaint.disabled" and conn.flavor == "vanilla":
             return
-        conn.status(game_in.refusal_key(exc.code))
+        _refuse(conn, game_in.refusal_key(exc.code))
+
+
+def _refuse(conn: CgDialogue, message: str) -> None:
+    """A refusal, behind the table packets the pacer still holds (it answers the latest state)."""
+    conn.pacer.push(Packet("cg:status.message", {"type": "warn", "message": message, "data": {}}))
 
 
 def _action(conn: CgDialogue, name: str, body: dict[str, Any], seat: Seat, view: dict[str, Any]) -> Action:
@@ -343,22 +364,22 @@ def _resync(conn: CgDialogue) -> None:
         return
     translator.player_list = list(rnd["player_list"])
     uuids = [translator.uuid_of(s) for s in rnd["player_list"]]
-    conn.send_packet(
-        Packet("cg:game.dk.round.change", {"round": rnd["round"], "phase": "loading", "player_list": uuids})
-    )
+    send = conn.pacer.push
+    send(Packet("cg:game.dk.round.change", {"round": rnd["round"], "phase": "loading", "player_list": uuids}))
     placed = _slots(conn, translator)
     for card, _slot, _shown in placed:
-        conn.send_packet(translator.transfer(card, "stack", shown=False))
+        send(translator.transfer(card, "stack", shown=False))
+    send(WaitForStart(_pacing(conn).loading_timeout_s))
     for card, slot, shown in placed:
-        conn.send_packet(translator.transfer(card, slot, shown=shown))
+        send(translator.transfer(card, slot, shown=shown))
     body: dict[str, Any] = {"phase": rnd["phase"] if rnd["phase"] != "counting" else "tricks"}
     if rnd.get("game_type"):
         body["game_type"] = rnd["game_type"]
-    conn.send_packet(Packet("cg:game.dk.round.change", body))
+    send(Packet("cg:game.dk.round.change", body))
     if "rebtn_lbl" in rnd:
         translator.rebtn_lbl, translator.pigbtn_lbl = rnd["rebtn_lbl"], rnd["pigbtn_lbl"]
         labels = {"rebtn_lbl": rnd["rebtn_lbl"], "pigbtn_lbl": rnd["pigbtn_lbl"]}
-        conn.send_packet(Packet("cg:game.dk.round.change", labels))
+        send(Packet("cg:game.dk.round.change", labels))
     for seat in range(4):
         board = {
             "player": translator.uuid_of(seat),
@@ -367,10 +388,10 @@ def _resync(conn: CgDialogue) -> None:
             "pips": rnd["eyes"][seat],
             "pip_change": 0,
         }
-        conn.send_packet(Packet("cg:game.dk.scoreboard", board))
+        send(Packet("cg:game.dk.scoreboard", board))
     if rnd.get("question") and translator.seat is not None:
         question = {"type": rnd["question"], "target": translator.uuid_of(translator.seat)}
-        conn.send_packet(Packet("cg:game.dk.question", question))
+        send(Packet("cg:game.dk.question", question))
     current, trick = rnd.get("current_player"), rnd.get("trick")
     if rnd["phase"] == "tricks" and current is not None and trick is not None:
         turn = {
@@ -379,4 +400,4 @@ def _resync(conn: CgDialogue) -> None:
             "current_player": translator.uuid_of(current),
             **translator.buttons_state(current),
         }
-        conn.send_packet(Packet("cg:game.dk.turn", turn))
+        send(Packet("cg:game.dk.turn", turn))

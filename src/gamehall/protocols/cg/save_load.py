@@ -35,10 +35,9 @@ LOAD_KEY = "gamehall:msg.game.load."
 # ------------------------------------------------------------------------------ save
 
 
-def send_save(conn: CgDialogue, game_id: str, players: list[str]) -> None:
-    """Keep the adjourned table's state and hand this connection its ``game.save`` token."""
-    if conn.session is None or conn.room_id is None:
-        return
+def save(conn: CgDialogue, game_id: str, players: list[str]) -> Packet:
+    """Keep the adjourned table's state; the ``game.save`` packet with this connection's token."""
+    assert conn.session is not None and conn.room_id is not None
     table = conn.session.room(conn.room_id).game
     saves = conn.accounts.saved_games()
     now = conn.wall_time()
@@ -53,7 +52,7 @@ def send_save(conn: CgDialogue, game_id: str, players: list[str]) -> None:
     )
     save = SaveToken(game_id, tuple(players), bots, now)
     token = make_token(saves.secret(), conn.accounts.server_id(), save, issued_at=now)
-    conn.send_packet(Packet("cg:game.save", {"game_id": game_id, "data": token}))
+    return Packet("cg:game.save", {"game_id": game_id, "data": token})
 
 
 # ------------------------------------------------------------------------------ load
