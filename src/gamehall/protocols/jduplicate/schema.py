@@ -451,8 +451,3 @@ def layout_of(message: object) -> Layout:
     if layout is None:
         raise TypeError(f"{type(message).__name__} is not a JDuplicate message")
     return layout
-
-
-def build(layout: Layout, values: dict[str, Any]) -> Any:
-    """The message of ``layout`` from its field values."""
-    return layout.cls(**values)
