@@ -244,6 +244,14 @@ class ChildServer:
         return self.process.returncode
 
 
+def _other_listeners_off() -> dict[str, str]:
+    """``GAMEHALL_<LISTENER>_PORT=0`` for every listener but AAH's: the bench measures AAH
+    alone, and the other games' default ports may be taken by other servers on the machine."""
+    from gamehall.config import DEFAULT_PORTS
+
+    return {f"GAMEHALL_{name.upper()}_PORT": "0" for name in DEFAULT_PORTS if name != "aah"}
+
+
 @contextlib.contextmanager
 def gamehall_server(
     settings: Mapping[str, object],
@@ -255,8 +263,9 @@ def gamehall_server(
     """The real server (``python -m gamehall.cli serve``) on a fresh SQLite file in a temporary
     directory, AAH on a free loopback port, web off, ``--set aah.KEY=VALUE`` for ``settings``.
 
-    ``profile_to`` runs it under ``python -m cProfile -o PATH`` (the profile is written when
-    the server exits after SIGTERM). ``environ`` adds ``GAMEHALL_*`` variables (server limits).
+    Every other listener is switched off. ``profile_to`` runs it under ``python -m cProfile
+    -o PATH`` (the profile is written when the server exits after SIGTERM). ``environ`` adds
+    ``GAMEHALL_*`` variables (server limits).
     """
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="gamehall-bench-") as tmp:
@@ -268,6 +277,7 @@ def gamehall_server(
         for key, value in settings.items():
             command += ["--set", f"aah.{key}={value}"]
         env = {k: v for k, v in os.environ.items() if not k.startswith("GAMEHALL_")}
+        env.update(_other_listeners_off())
         env.update(environ or {})
         process = subprocess.Popen(command, env=env, cwd=tmp, stdin=subprocess.DEVNULL)
         server = ChildServer(process, port, "gamehall server")
