@@ -23,11 +23,17 @@ async def test_three_bots_play_a_whole_game_over_tcp(tmp_path: Path) -> None:
 
 
 async def test_four_random_bots_in_tournament_mode_are_closed_at_the_end(tmp_path: Path) -> None:
-    config = ServerConfig(db=str(tmp_path / "hall.db"), tournament=True)
+    config = ServerConfig(
+        db=str(tmp_path / "hall.db"),
+        tournament=True,
+        room_defaults={"ursuppe": {"environment_deck": ["2:10", "1:14", "3:9"], "shuffle_deck": False}},
+    )
     async with running_server(config, listen={"urserver": 0}) as server:
         port = server.ports["urserver"]
         results = await asyncio.wait_for(
             run_bots("127.0.0.1", port, 4, policy="random", seed=5, games=2, timeout_ms=5000), 90
         )
-        assert all(len(r.games) == 2 and all(len(g) == 4 for g in r.games) for r in results)
+        for game in range(2):
+            finals = [r.games[game] for r in results]
+            assert len(finals[0]) == 4 and all(f == finals[0] for f in finals)  # nobody was cut off
         assert server.hall.rooms("ursuppe") == []
