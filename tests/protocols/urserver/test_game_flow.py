@@ -12,6 +12,7 @@ from urserver_support import Table, UrHarness, autoplay, seat_of
 
 from gamehall.protocols.urserver.texts import fehler_line
 from gamehall.rules.ursuppe.actions import Bereit
+from gamehall.rules.ursuppe.environment import EnvironmentCard
 from gamehall.rules.ursuppe.genes import Gene
 
 
@@ -299,3 +300,53 @@ def test_server_options_from_the_hall_defaults_set_the_charset_and_the_game_limi
     ]
     dialogue.data_received(b"TEILNEHMEN a\nPASSWORT x\n")
     assert wire.writes[-1] == b"FEHLER 8 Das Pa\xdfwort ist falsch.\n"  # ISO-8859-1
+
+
+def test_holding_on_rides_along_in_the_movers_block() -> None:
+    t = Table(3)
+    mover = t.advance_to("ZUG_BEWEGEN", round_number=1)
+    seat = seat_of(mover)
+    n = t.engine.resync(seat)[0].amoebe
+    g = t.engine.state
+    g.card = EnvironmentCard(3, 12)  # drift east
+    g.amoebas[(seat, n)].feld = (1, 1)
+    rider_seat = (seat + 1) % 3
+    rider = g.amoebas_of(rider_seat)[0]
+    rider.feld = (1, 1)
+    g.seats[rider_seat].genes[Gene.KLAMMERN] = 0
+    assert mover.ask(f"BEWEGEN {n} 3") == []  # the rider is asked first: no block yet
+    holder = t.client(rider_seat)
+    assert holder.take()[-1] == f"ZUG_KLAMMERN {rider.nummer} {seat} {n} 3 0:0:0"
+    assert holder.ask("NICHT_KLAMMERN 1 2") == [fehler_line(21)]
+    block = holder.ask(f"KLAMMERN {rider.nummer} {seat} {n}")
+    assert block[:3] == [
+        f"BEWEGUNG {seat} {n} 3",
+        f"KLAMMERN {rider_seat} {rider.nummer}",
+        f"BEWEGUNG_ENDE {seat} {n}",
+    ]
+    assert rider.feld == (2, 1)
+
+
+def test_aggression_in_phase_five() -> None:
+    t = Table(3)
+    t.advance_to("ZUG_GEN_KAUFEN", round_number=1)
+    g = t.engine.state
+    attacker_seat = t.to_move()[0]
+    g.seats[attacker_seat].genes[Gene.AGGRESSION] = 0
+    client = t.advance_to("ZUG_AGGRESSION", round_number=1)
+    assert seat_of(client) == attacker_seat
+    own = g.amoebas_of(attacker_seat)[0]
+    victim_seat = (attacker_seat + 1) % 3
+    victim = g.amoebas_of(victim_seat)[0]
+    victim.feld = own.feld
+    assert client.ask(f"AGGRESSION {own.nummer} {attacker_seat} {own.nummer}") == [fehler_line(22)]
+    g.seats[attacker_seat].bp = 1
+    lines = client.ask(f"AGGRESSION {own.nummer} {victim_seat} {victim.nummer}")
+    assert lines[:4] == [
+        f"AGGRESSION {attacker_seat} {own.nummer} {victim_seat} {victim.nummer}",
+        f"BIOPUNKTE {attacker_seat} -1",
+        f"AMOEBE_ANGEGRIFFEN {victim_seat} {victim.nummer} {attacker_seat} {own.nummer}",
+        f"AMOEBE_ENTFERNT {victim_seat} {victim.nummer}",
+    ]
+    x, y = own.feld
+    assert lines[4:7] == [f"NAEHRSTOFF {c} 2 {x} {y}" for c in range(3)]
