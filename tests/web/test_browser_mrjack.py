@@ -129,13 +129,14 @@ def round_number(page: Any) -> int:
     return int(text.split()[1]) if text.startswith("Round ") else 0
 
 
-def play_round_one(page: Any) -> int:
-    """Make every move the table offers the user until round 2 begins; return the clicks made.
+def play_round_one(page: Any) -> tuple[int, int]:
+    """Make every move the table offers the user until round 2 begins; return the clicks made
+    and how many accusations were offered (and called off at the confirmation).
 
     Each step uses the controls a person would: an enabled character card, the first part
     button, then the first offered hex on the board (a move, an ability target, the informant's
     new hex), so only what the view marks as legal is ever clicked."""
-    clicks = 0
+    clicks = accusations = 0
     deadline = time.monotonic() + ROUND_1_DEADLINE_S
     while round_number(page) < 2:
         assert time.monotonic() < deadline, "round 1 did not end in time"
@@ -147,6 +148,7 @@ def play_round_one(page: Any) -> int:
         if target is not None:
             target.click()
         elif page.get_by_test_id("hex-target").count():
+            accusations += call_off_an_accusation(page)
             pick_hex(page)
         else:
             continue
@@ -154,7 +156,22 @@ def play_round_one(page: Any) -> int:
         page.wait_for_function(
             "before => document.querySelector('[data-testid=\"mj-status\"]').innerText !== before", arg=before
         )
-    return clicks
+    return clicks, accusations
+
+
+def call_off_an_accusation(page: Any) -> int:
+    """If the board offers the detective an accusation, click it: a confirmation appears and
+    nothing is sent; cancel it and the same targets are still offered. Returns 1 if it did."""
+    accuse = page.locator('[data-testid="hex-target"][aria-label^="Accuse"]')
+    if accuse.count() == 0:
+        return 0
+    offered = page.get_by_test_id("hex-target").count()
+    accuse.first.click()
+    page.get_by_test_id("mj-accuse-confirm").wait_for()
+    page.get_by_test_id("mj-accuse-cancel").click()
+    page.get_by_test_id("mj-accuse-confirm").wait_for(state="detached")
+    assert page.get_by_test_id("hex-target").count() == offered
+    return 1
 
 
 def first_present(page: Any, *testids: str) -> Any:
@@ -198,8 +215,9 @@ def test_browser_detective_plays_round_one_against_a_hall_bot(server: ServerThre
     page.locator('.mj-status:has-text("Round 1 of 8")').wait_for()
     assert page.get_by_test_id("mj-figure").count() == 8
     assert page.get_by_test_id("mj-jack-identity").count() == 0  # the detective never sees it
-    clicks = play_round_one(page)
+    clicks, accusations = play_round_one(page)
     assert clicks >= 6  # two activations: card, two parts, at least one target each
+    assert accusations >= 1  # every detective move in round 1 can reach another character
     page.get_by_test_id("mj-log").get_by_text("The witness").wait_for()
     page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-mrjack.png"), full_page=True)
     text = resign_and_see_the_end(page, "gamehall-browser-mrjack-end.png")
@@ -218,7 +236,8 @@ def test_browser_mr_jack_plays_round_one_against_a_wire_bot(server: ServerThread
         page.locator(".mj-players", has_text="lestrade").wait_for()
         identity = page.get_by_test_id("mj-jack-identity")
         assert "Only you can see this" in identity.inner_text()
-        clicks = play_round_one(page)
+        clicks, accusations = play_round_one(page)
+        assert accusations == 0  # Mr. Jack is never offered one
         if page.get_by_test_id("game-over").count():  # the wire bot accused: the game is decided
             assert "Mr. Jack was" in page.get_by_test_id("game-over").inner_text()
             return
