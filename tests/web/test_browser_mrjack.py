@@ -111,7 +111,10 @@ def page(server: ServerThread, chromium: Any) -> Iterator[Any]:
         context.close()
 
 
-def create_table(page: Any, server: ServerThread, name: str, title: str) -> None:
+def create_table(
+    page: Any, server: ServerThread, name: str, title: str, *, detective_marks: bool = False
+) -> None:
+    """Log in and create a Mr. Jack table (``round_end_mode=detective`` if asked)."""
     assert server.server is not None
     page.goto(f"http://127.0.0.1:{server.server.ports['web']}/")
     page.get_by_test_id("name-input").fill(name)
@@ -119,6 +122,9 @@ def create_table(page: Any, server: ServerThread, name: str, title: str) -> None
     page.get_by_test_id("create-room").wait_for()
     page.get_by_test_id("create-game").select_option("mrjack")
     page.get_by_test_id("create-title").fill(title)
+    if detective_marks:
+        page.locator("details summary").click()
+        page.locator('[data-setting="round_end_mode"]').select_option("detective")
     page.get_by_test_id("create-room").click()
     page.get_by_test_id("mj-lobby").wait_for()
     assert page.get_by_test_id("mj-my-role").inner_text() == "Mr. Jack"
@@ -140,8 +146,12 @@ def play_round_one(page: Any) -> tuple[int, int]:
     deadline = time.monotonic() + ROUND_1_DEADLINE_S
     while round_number(page) < 2:
         assert time.monotonic() < deadline, "round 1 did not end in time"
-        page.wait_for_selector(f'{ACTIONABLE}, .mj-status:has-text("Round 2 of 8")')
+        page.wait_for_selector(
+            f'{ACTIONABLE}, .mj-status:has-text("Round 2 of 8"), [data-testid="mj-fertig"]'
+        )
         if round_number(page) >= 2 or page.get_by_test_id("game-over").count():
+            break
+        if page.get_by_test_id("mj-fertig").count():  # the detective's marking at the round end
             break
         before = page.get_by_test_id("mj-status").inner_text()
         target = first_present(page, "mj-card", "mj-part-bewegen", "mj-part-faehigkeit", "mj-part-skip")
@@ -249,3 +259,30 @@ def test_browser_mr_jack_plays_round_one_against_a_wire_bot(server: ServerThread
         assert result.winners == ["detektiv"] and result.errors == []
     finally:
         running.cancel()
+
+
+def test_browser_detective_marks_suspects_at_the_round_end(server: ServerThread, page: Any) -> None:
+    """``round_end_mode=detective``: after round 1 the detective clicks characters on the board
+    to toggle their marks (each click flips one), then Done starts round 2."""
+    create_table(page, server, "watson", "Marked men", detective_marks=True)
+    page.get_by_test_id("mj-role-detektiv").click()
+    page.get_by_test_id("mj-role-mrjack").wait_for()
+    page.get_by_test_id("mj-bot-policy").select_option("random")
+    page.get_by_test_id("mj-add-bot").click()
+    page.locator('.mj-status:has-text("Round 1 of 8")').wait_for()
+    play_round_one(page)
+    if page.get_by_test_id("game-over").count():  # an accusation decided it (not made by us)
+        return
+    page.get_by_test_id("mj-fertig").wait_for()
+    suspects = page.locator('[data-testid="mj-suspects"] li.suspect')
+    assert suspects.count() == 8  # no automatic marks in this mode
+    assert page.get_by_test_id("hex-target").count() == 8  # every character can be marked
+    page.get_by_test_id("hex-target").first.click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=\"mj-suspects\"] li.suspect').length === 7"
+    )
+    page.get_by_test_id("mj-log").get_by_text("is cleared").wait_for()
+    page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-mrjack-marking.png"), full_page=True)
+    page.get_by_test_id("mj-fertig").click()
+    page.locator('.mj-status:has-text("Round 2 of 8")').wait_for()
+    assert suspects.count() == 7
