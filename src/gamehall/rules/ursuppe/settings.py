@@ -39,6 +39,16 @@ SCHEMA = ConfigSchema(
         Setting("board_layout", "A", "choice", choices=tuple(LAYOUTS), help="Board mask (B = A rotated)."),
         Setting("ladder_length", 50, "int", 10, 200, help="LAENGE_LAUFBAHN: spaces on the score track."),
         Setting("finish_zone", 10, "int", 1, 100, help="LAENGE_ZIELZONE: the game ends at length - zone."),
+        # server options of the UrServer protocol (note 2 and 11), set like room defaults so
+        # one --set ursuppe.KEY=VALUE reaches them; the engine itself does not read them
+        Setting(
+            "urserver_charset",
+            "utf-8",
+            "choice",
+            choices=("utf-8", "latin-1"),
+            help="Encoding of UrServer lines (latin-1 for the oldest clients).",
+        ),
+        Setting("max_games", 50, "int", 1, 1000, help="Most Ursuppe games the UrServer lobby holds at once."),
     ],
 )
 
