@@ -60,6 +60,12 @@ def make_policy(game: str, name: str) -> Policy:
 
         if name in DK_STYLES:
             return DoppelkopfPolicy(name)
+    if game == "words":
+        from gamehall.bots.words import STYLES as WORDS_STYLES
+        from gamehall.bots.words import WordsPolicy
+
+        if name in WORDS_STYLES:
+            return WordsPolicy(name)
     raise HallError("no_such_policy", f"No bot policy {name!r} for {game}.")
 
 
