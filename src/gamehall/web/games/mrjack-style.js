@@ -65,6 +65,7 @@ export const STYLE = `
 .mj-key.inv { background: repeating-linear-gradient(-45deg, #b23b3b 0 3px, #d35b50 3px 6px); }
 .mj-key.quay { background: #a9cde8; } .mj-key.halo { background: #fff59d; border-color: #f9a825; border-radius: 50%; }
 .mj-key.target { background: #fff; border: 3px solid #f5c542; }
+.mj-key.recent { background: #efe5cf; border: 3px solid #f28c28; }
 .mj-players { list-style: none; padding: 0; margin: 0; display: grid; gap: .3rem; }
 .mj-players li.turn { font-weight: 600; }
 .mj-role { display: inline-block; min-width: 5.5rem; font-size: .8rem; padding: .05rem .45rem; border-radius: 999px; text-align: center; }

@@ -404,5 +404,5 @@ function legend() {
   return h("ul", { class: "mj-legend", "aria-label": "Legend" },
     item("street", "street"), item("building", "building"), item("site", "building site"), item("park", "park"),
     item("metro", "metro"), item("lamp", "gas lamp"), item("inv", "investigation tile"), item("quay", "quay / port"),
-    item("halo", "seen character"), item("target", "you can choose"));
+    item("halo", "seen character"), item("recent", "changed last turn"), item("target", "you can choose"));
 }
