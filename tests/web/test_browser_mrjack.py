@@ -286,3 +286,24 @@ def test_browser_detective_marks_suspects_at_the_round_end(server: ServerThread,
     page.get_by_test_id("mj-fertig").click()
     page.locator('.mj-status:has-text("Round 2 of 8")').wait_for()
     assert suspects.count() == 7
+
+
+def test_browser_table_fits_a_phone(server: ServerThread, chromium: Any) -> None:
+    """At 390 px the page does not scroll sideways (only the board does, inside its frame), and
+    the character cards and the open move come before the board."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(STEP_MS)
+        create_table(page, server, "phone", "Pocket Manhattan")
+        page.get_by_test_id("mj-add-bot").click()
+        page.locator('.mj-status:has-text("Round 1 of 8")').wait_for()
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 1
+        cards_y = page.locator(".mj-cards-panel").bounding_box()["y"]
+        board_y = page.get_by_test_id("mj-board").bounding_box()["y"]
+        assert cards_y < board_y
+        page.get_by_test_id("mj-figure").first.wait_for()
+        page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-mrjack-phone.png"), full_page=True)
+    finally:
+        context.close()
