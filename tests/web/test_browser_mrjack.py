@@ -2,11 +2,13 @@
 real server (HTTP, /ws, the web dialogue, the hall, the engine) and the ``games/mrjack.js``
 renderer, on ephemeral ports.
 
-Two tables: one against an in-hall bot (the room's "Play against a bot" button), where the user
+Tables: one against an in-hall bot (the room frame's "Add a bot" button), where the user
 switches to the detective first; one as Mr. Jack against a term-protocol wire bot, which legacy
 seating puts at the browser's open table. In each the user plays every one of their turns of
 round 1 through the board (card, part, then an offered hex; never an accusation), sees round 2
-begin with the witness call in the log, then resigns and sees the game's end.
+begin with the witness call in the log, then resigns and sees the game's end. A third table
+(the renderer's "Play against a bot", ``round_end_mode=detective``) has the detective mark a
+suspect at the round end; a fourth checks the layout at phone width.
 
 Marked ``browser``; skipped where Debian's Chromium is not installed.
 """
@@ -220,8 +222,7 @@ def test_browser_detective_plays_round_one_against_a_hall_bot(server: ServerThre
     page.get_by_test_id("mj-role-detektiv").click()
     page.get_by_test_id("mj-role-mrjack").wait_for()  # now the detective, Mr. Jack's role is free
     assert page.get_by_test_id("mj-my-role").inner_text() == "the detective"
-    page.get_by_test_id("mj-bot-policy").select_option("random")
-    page.get_by_test_id("mj-add-bot").click()
+    page.get_by_test_id("add-bot").click()  # the room frame's button: a random hall bot
     page.locator('.mj-status:has-text("Round 1 of 8")').wait_for()
     assert page.get_by_test_id("mj-figure").count() == 8
     assert page.get_by_test_id("mj-jack-identity").count() == 0  # the detective never sees it
