@@ -161,7 +161,7 @@ def play_round_one(page: Any) -> tuple[int, int]:
             target.click()
         elif page.get_by_test_id("hex-target").count():
             accusations += call_off_an_accusation(page)
-            pick_hex(page)
+            pick_hex(page, keyboard=clicks % 2 == 1)
         else:
             continue
         clicks += 1
@@ -194,14 +194,17 @@ def first_present(page: Any, *testids: str) -> Any:
     return None
 
 
-def pick_hex(page: Any) -> None:
-    """Click the first offered hex that is not an accusation (the detective's move onto another
-    character); should only accusations be left, check the confirmation step and accuse."""
+def pick_hex(page: Any, *, keyboard: bool = False) -> None:
+    """Click (or focus and press Enter on) the first offered hex that is not an accusation (the
+    detective's move onto another character); should only accusations be left, accuse."""
     targets = page.get_by_test_id("hex-target")
     for index in range(targets.count()):
         hex_group = targets.nth(index)
         if not str(hex_group.get_attribute("aria-label")).startswith("Accuse"):
-            hex_group.click()
+            if keyboard:
+                hex_group.press("Enter")
+            else:
+                hex_group.click()
             return
     targets.first.click()
     page.get_by_test_id("mj-accuse-confirm").click()
