@@ -30,6 +30,7 @@ GAMES: tuple[GameEntry, ...] = (
     GameEntry("doppelkopf", "gamehall.rules.doppelkopf", "cg", "gamehall.protocols.cg.dialogue", 11225),
     GameEntry("ursuppe", "gamehall.rules.ursuppe", "urserver", "gamehall.protocols.urserver.dialogue", 4711),
     GameEntry("mrjack", "gamehall.rules.mrjack", "mrjack", "gamehall.protocols.mrjack.dialogue", 4712),
+    GameEntry("words", "gamehall.rules.words", "jduplicate", "gamehall.protocols.jduplicate.dialogue", 4713),
 )
 
 

@@ -1,0 +1,451 @@
+"""One JDuplicate connection: login, the hall, games, and the rules of the wire (note §2.5, §4).
+
+The server calls :func:`make_dialogue` for every accepted TCP connection on the JDuplicate port
+and feeds it bytes. The dialogue decodes frames (:class:`~.codec.JDuplicateCodec`: the first
+frame picks 0.2 or 1.0), answers through its :class:`~gamehall.protocols._core.Wire`, and is
+the hall's :class:`~gamehall.protocols._core.Listener` for its user.
+
+States (note §4.1)::
+
+    IDENTIFYING --PLAYERNAME ok + CLIENTTYPE ok, either order--> HALL <--> IN GAME
+         |                                                        |
+         +------------- DISCONNECT | EOF | 99004 | 99005 ----------+--> CLOSED
+
+- **IDENTIFYING**: PLAYERNAME (reserves the name: the hall login happens here), CLIENTTYPE
+  (the protocol must be the frame's syntax) and DISCONNECT; anything else is 99003.
+- **HALL / IN GAME**: every request of note §5. The hall-side requests (chat, whisper,
+  create, join) and the game-side ones (start, moves, kick, leave...) are in
+  :mod:`.requests`; how engine events become messages is :mod:`.outbound`; the shared list of
+  users and games is :mod:`.lobby`.
+
+The wire rules that need a clock are here: the flood limit (50 frames or 64 KiB in any 10 s:
+99004 and close), the idle timeout (3600 s without a frame: 99005 and close) and the login
+timeout (60 s: 99005 and close). The server's own idle timeout is off for this protocol
+(:data:`IDLE_TIMEOUT_S`), since the note words its own.
+
+The hall calls the listener methods from inside its own calls; they only send, and never
+call back into the session (except :meth:`JdDialogue.kicked_out`, which another JDuplicate
+connection calls outside any hall call).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections import deque
+from typing import Final
+
+from gamehall.protocols._core import (
+    NEED_DATA,
+    Cancellable,
+    ChatSaid,
+    Clock,
+    CloseReason,
+    Delivery,
+    HallError,
+    HallPort,
+    Notice,
+    Session,
+    Wire,
+)
+from gamehall.protocols.jduplicate import messages as m
+from gamehall.protocols.jduplicate import requests
+from gamehall.protocols.jduplicate.codec import JDuplicateCodec
+from gamehall.protocols.jduplicate.errors import ErrorCode, WireError
+from gamehall.protocols.jduplicate.framing import FrameTooLong
+from gamehall.protocols.jduplicate.lobby import (
+    MAX_USERS,
+    SERVER_NAME,
+    WELCOME_TEXT,
+    JdGame,
+    JdLobby,
+    lobby_of,
+)
+from gamehall.protocols.jduplicate.outbound import predef_games, table_messages
+from gamehall.protocols.jduplicate.refusals import Refusal, check_player_name, reason_text
+from gamehall.rules._core import Event, SeatJoined, SeatLeft
+from gamehall.rules.words import events as ev
+
+log = logging.getLogger(__name__)
+
+IDLE_TIMEOUT_S: Final = 0.0
+"""The server's generic idle timeout, off: the dialogue applies the note's own (99005)."""
+
+IDLE_S: Final = 3600.0
+LOGIN_S: Final = 60.0
+FLOOD_WINDOW_S: Final = 10.0
+FLOOD_FRAMES: Final = 50
+FLOOD_BYTES: Final = 64 * 1024
+SERVER_TYPE: Final = "JDuplicate"
+SERVER_VERSION: Final = "0.6"
+"""SERVERTYPE's fixed strings, so that original clients accept the server (note §6)."""
+
+LOGIN_COMMANDS: Final = frozenset({"PLAYERNAME", "CLIENTTYPE", "DISCONNECT"})
+
+
+class State(enum.Enum):
+    IDENTIFYING = "identifying"
+    LOGGED_IN = "logged_in"
+    CLOSED = "closed"
+
+
+def make_dialogue(hall: HallPort, wire: Wire, clock: Clock) -> JdDialogue:
+    """The dialogue of one accepted JDuplicate connection (looked up by the server)."""
+    return JdDialogue(hall, wire, clock)
+
+
+class JdDialogue:
+    """The JDuplicate protocol for one TCP connection (see the module docstring)."""
+
+    def __init__(
+        self,
+        hall: HallPort,
+        wire: Wire,
+        clock: Clock,
+        *,
+        idle_s: float = IDLE_S,
+        login_s: float = LOGIN_S,
+    ) -> None:
+        self.hall = hall
+        self.wire = wire
+        self.clock = clock
+        self.lobby: JdLobby = lobby_of(hall, clock)
+        self.codec = JDuplicateCodec()
+        self.state = State.IDENTIFYING
+        self.session: Session | None = None
+        self._name: str | None = None
+        self._client_ok = False
+        self._game: JdGame | None = None
+        self._idle_s = idle_s
+        self._last_frame = clock.now()
+        self._frame_times: deque[float] = deque()
+        self._byte_times: deque[tuple[float, int]] = deque()
+        self._idle_timer: Cancellable | None = None
+        self._login_timer: Cancellable | None = (
+            clock.call_later(login_s, self._login_expired) if login_s > 0 else None
+        )
+        self._arm_idle()
+        self.joining = False
+        self.held: list[Event] = []
+        self._quit_reason = ""
+
+    # ------------------------------------------------------------------ Member
+
+    @property
+    def user_name(self) -> str:
+        return self._name or ""
+
+    @property
+    def game(self) -> JdGame | None:
+        return self._game
+
+    @game.setter
+    def game(self, value: JdGame | None) -> None:
+        self._game = value
+
+    @property
+    def logged_in(self) -> bool:
+        return self.state is State.LOGGED_IN
+
+    def send(self, message: m.ServerMessage) -> None:
+        """Write one message (never a frame over 65535 bytes: 99999 instead, note §2.5)."""
+        if self.state is State.CLOSED:
+            return
+        try:
+            data = self.codec.encode(message)
+        except (FrameTooLong, ValueError) as exc:
+            kind = type(message).__name__
+            log.warning("JDuplicate %s (%s): %s not sent: %s", self.wire.peer, self._name, kind, exc)
+            data = self.codec.encode(m.Error(int(ErrorCode.UNKNOWN_ERROR), "message too long"))
+        self.wire.send(data)
+
+    def refuse(self, refusal: Refusal) -> None:
+        self.send(refusal.to_message())
+
+    def kicked_out(self, game: JdGame, kicker: str, reason: str) -> None:
+        """The operator kicked this player (another connection's KICKREQUEST)."""
+        if self._game is game:
+            requests.depart(self, game, reason, kicker=kicker)
+
+    # ------------------------------------------------------------------ input
+
+    def data_received(self, data: bytes) -> None:
+        """Bytes from the client: frames in order, with the flood and idle rules."""
+        if self.state is State.CLOSED:
+            return
+        now = self.clock.now()
+        self._byte_times.append((now, len(data)))
+        self.codec.receive_data(data)
+        while self._open():
+            try:
+                message = self.codec.next_message()
+            except WireError as error:
+                if self._count_frame():
+                    self._bad_frame(error)
+                continue
+            if message is NEED_DATA:
+                return
+            if self._count_frame():
+                self._handle_safely(message)
+
+    def _open(self) -> bool:
+        return self.state is not State.CLOSED
+
+    def _count_frame(self) -> bool:
+        """Note one inbound frame; False when the flood limit closed the connection."""
+        now = self.clock.now()
+        self._last_frame = now
+        self._frame_times.append(now)
+        horizon = now - FLOOD_WINDOW_S
+        while self._frame_times and self._frame_times[0] <= horizon:
+            self._frame_times.popleft()
+        while self._byte_times and self._byte_times[0][0] <= horizon:
+            self._byte_times.popleft()
+        if len(self._frame_times) > FLOOD_FRAMES or sum(n for _, n in self._byte_times) > FLOOD_BYTES:
+            self._fatal(ErrorCode.EXCESS_FLOOD, "Excess flood")
+            return False
+        return True
+
+    def _bad_frame(self, error: WireError) -> None:
+        if not error.recoverable:
+            self._fatal(error.number, "Excess flood")
+            return
+        before_login = self.state is State.IDENTIFYING
+        if before_login and error.command is not None and error.command not in LOGIN_COMMANDS:
+            self.send(m.Error(int(ErrorCode.BAD_IDENTIFICATION)))
+            return
+        self.send(error.to_message())
+
+    def _handle_safely(self, message: object) -> None:
+        try:
+            self._handle(message)
+        except Refusal as refusal:
+            self.refuse(refusal)
+        except Exception:
+            log.exception("JDuplicate %s (%s): failed on %r", self.wire.peer, self._name, message)
+            self.send(m.Error(int(ErrorCode.UNKNOWN_ERROR), "internal error"))
+
+    def _handle(self, message: object) -> None:
+        if isinstance(message, m.Disconnect):
+            self._quit_reason = reason_text(message.reason)
+            self.close()
+            return
+        if isinstance(message, m.PlayerName):
+            self._player_name(message)
+            return
+        if isinstance(message, m.ClientType):
+            self._client_type(message)
+            return
+        if self.state is not State.LOGGED_IN:
+            raise Refusal(ErrorCode.BAD_IDENTIFICATION)
+        handler = requests.HANDLERS.get(type(message))
+        if handler is None:
+            raise Refusal(ErrorCode.UNKNOWN_COMMAND, type(message).__name__.upper())
+        handler(self, message)
+
+    # ------------------------------------------------------------------ login
+
+    def _player_name(self, message: m.PlayerName) -> None:
+        if self._name is not None:
+            raise Refusal(ErrorCode.NAME_ALREADY_SET)
+        name = check_player_name(message.name)
+        if self.lobby.name_taken(name):
+            raise Refusal(ErrorCode.NAME_IN_USE, name)
+        if len(self.lobby.users) + len(self.lobby.reserved) >= MAX_USERS:
+            raise Refusal(ErrorCode.UNKNOWN_ERROR, "server full")
+        try:
+            self.session = self.hall.login(name, self, protocol="jduplicate")
+        except HallError as error:
+            code = ErrorCode.NAME_IN_USE if error.code == "name_in_use" else ErrorCode.BAD_PLAYER_NAME
+            raise Refusal(code, name if code is ErrorCode.NAME_IN_USE else "") from None
+        self._name = name
+        self.lobby.reserved.add(name.casefold())
+        if self._client_ok:
+            self._complete_login()
+
+    def _client_type(self, message: m.ClientType) -> None:
+        if self._client_ok:
+            raise Refusal(ErrorCode.CLIENT_ALREADY_CONNECTED)
+        if not message.name.strip():
+            raise Refusal(ErrorCode.NO_CLIENT_NAME)
+        if not message.version.strip():
+            raise Refusal(ErrorCode.NO_CLIENT_VERSION)
+        if not message.protocol.strip():
+            raise Refusal(ErrorCode.NO_PROTOCOL_VERSION)
+        if self.codec.version is None or message.protocol.strip() != self.codec.version.value:
+            raise Refusal(ErrorCode.UNSUPPORTED_PROTOCOL, message.protocol.strip())
+        self._client_ok = True
+        if self._name is not None:
+            self._complete_login()
+
+    def _complete_login(self) -> None:
+        """The login sequence of note §4.2, then USERCONNECTED to everyone else."""
+        assert self._name is not None and self.codec.version is not None
+        key = self._name.casefold()
+        self.lobby.reserved.discard(key)
+        self.lobby.users[key] = self
+        self.state = State.LOGGED_IN
+        if self._login_timer is not None:
+            self._login_timer.cancel()
+            self._login_timer = None
+        lobby = self.lobby
+        self.send(m.ServerType(SERVER_TYPE, SERVER_VERSION, self.codec.version.value))
+        self.send(m.ServerInfo(SERVER_NAME, lobby.creation_date))
+        self.send(m.WelcomeMessage(WELCOME_TEXT))
+        self.send(m.ServerUserList(lobby.user_names()))
+        self.send(m.HallUserList(lobby.hall_user_names()))
+        games = list(lobby.games.values())
+        self.send(m.ServerGameList(tuple(g.name for g in games)))
+        for game in games:
+            self.send(lobby.game_infos(game))
+        self.send(predef_games())
+        lobby.send_all(m.UserConnected(self._name), but=self)
+
+    # ------------------------------------------------------------------ timers
+
+    def _arm_idle(self) -> None:
+        if self._idle_s > 0:
+            delay = self._last_frame + self._idle_s - self.clock.now()
+            self._idle_timer = self.clock.call_later(max(0.0, delay), self._idle_check)
+
+    def _idle_check(self) -> None:
+        self._idle_timer = None
+        if self.state is State.CLOSED:
+            return
+        if self.clock.now() - self._last_frame >= self._idle_s:
+            self._fatal(ErrorCode.IDLE_DISCONNECTION, "Idle disconnection")
+        else:
+            self._arm_idle()
+
+    def _login_expired(self) -> None:
+        self._login_timer = None
+        if self.state is State.IDENTIFYING:
+            self._fatal(ErrorCode.IDLE_DISCONNECTION, "No login")
+
+    def _fatal(self, code: ErrorCode, reason: str) -> None:
+        """ERROR ``code``, then close (99004, 99005)."""
+        self.send(m.Error(int(code)))
+        self._quit_reason = reason
+        self.close()
+
+    # ------------------------------------------------------------------ closing
+
+    def close(self) -> None:
+        """Leave the game and the hall now (others are told), then close the socket."""
+        if self.state is State.CLOSED:
+            return
+        self._leave_everything()
+        self.state = State.CLOSED
+        self.wire.close()
+
+    def connection_lost(self) -> None:
+        """The socket is gone (EOF, reset, our own close): leave-game effects, then
+        USERDISCONNECTED to everyone (note §4.2)."""
+        if self.state is not State.CLOSED:
+            self._leave_everything()
+        for timer in (self._idle_timer, self._login_timer):
+            if timer is not None:
+                timer.cancel()
+        self._idle_timer = self._login_timer = None
+
+    def _leave_everything(self) -> None:
+        reason = self._quit_reason
+        was_logged_in = self.state is State.LOGGED_IN
+        self.state = State.CLOSED  # nothing more reaches this connection from here on
+        game = self._game
+        if game is not None:
+            requests.depart(self, game, reason, gone=True)
+        if self._name is not None:
+            key = self._name.casefold()
+            self.lobby.reserved.discard(key)
+            if self.lobby.users.get(key) is self:
+                del self.lobby.users[key]
+            if was_logged_in:
+                self.lobby.send_all(m.UserDisconnected(self._name, reason))
+        if self.session is not None:
+            session, self.session = self.session, None
+            try:
+                session.logout(dropped=False)
+            except HallError:
+                log.debug("JDuplicate %s: logout refused", self.wire.peer)
+
+    # ------------------------------------------------------------------ Listener
+
+    def deliver(self, room_id: str, delivery: Delivery) -> None:
+        """A room event for this player: its messages (note §6), in the engine's order."""
+        if self.joining:
+            self.held.append(delivery.event)
+            return
+        game = self._game
+        if game is None or room_id != game.room_id or self.state is not State.LOGGED_IN:
+            return
+        try:
+            self.render(game, delivery.event)
+        except Exception:
+            log.exception("JDuplicate %s (%s): failed on %s", self.wire.peer, self._name, delivery.event)
+
+    def render(self, game: JdGame, event: Event) -> None:
+        lobby = self.lobby
+        for message in table_messages(
+            event, game_name=game.name, departing=game.departing, seconds_left=lambda: lobby.time_left(game)
+        ):
+            self.send(message)
+        if isinstance(event, ev.GameStarted):
+            self.send(lobby.game_infos(game))
+        elif isinstance(event, ev.GameEnded) or (
+            isinstance(event, ev.TurnStarted) and event.audience is None and event.turn > 1
+        ):
+            lobby.gameinfos_soon(game)
+        elif isinstance(event, SeatJoined | SeatLeft) and event.name.casefold() not in lobby.users:
+            self._foreign_seat_change(game, event)
+
+    def _foreign_seat_change(self, game: JdGame, event: SeatJoined | SeatLeft) -> None:
+        """A player of another protocol (browser, hall bot) joined or left: the first JDuplicate
+        member tells the hall users (HN*) and everyone (GAMEINFOS)."""
+        if not game.members or game.members[0] is not self:
+            return
+        if isinstance(event, SeatJoined):
+            self.lobby.send_hall(m.HnPlayerJoined(event.name, game.name))
+        else:
+            self.lobby.send_hall(m.HnPlayerLeft(event.name, game.name))
+        self.lobby.gameinfos_soon(game)
+
+    def hall_event(self, event: Event) -> None:
+        """Hall chat (the JDuplicate hall: users not in a game), whispers, server notices."""
+        if self.state is not State.LOGGED_IN:
+            return
+        if isinstance(event, ChatSaid):
+            if event.scope == "private":
+                self.send(m.Whisper(event.sender, event.to or "", event.text))
+            elif event.scope == "broadcast" and self._game is None:
+                self.send(m.Chat(event.sender, event.text))
+        elif isinstance(event, Notice):
+            self.send(m.ServiceMessage(event.text))
+
+    def ended(self, room_id: str, reason: CloseReason, text: str) -> None:
+        """The hall let this player's seat go. Game over: the game stays listed (GAMEOVER)
+        until its players leave; a kick by another protocol's operator or an inactivity
+        release: back to the hall."""
+        game = self._game
+        if game is None or room_id != game.room_id:
+            return
+        if reason in (CloseReason.GAME_OVER, CloseReason.ABORTED, CloseReason.SHUTDOWN):
+            game.room_open = False
+            return
+        self.clock.call_later(0, lambda: self._released(game, reason))
+
+    def _released(self, game: JdGame, reason: CloseReason) -> None:
+        if self._game is game and self.state is State.LOGGED_IN:
+            requests.depart(self, game, "", kicker="" if reason is CloseReason.KICKED else None, seated=False)
+
+    def disconnect(self, reason: CloseReason, text: str) -> None:
+        """The hall ends this connection (shutdown, a newer login of the same name)."""
+        if self.state is State.CLOSED:
+            return
+        if reason is CloseReason.SHUTDOWN:
+            self.send(m.ServiceMessage(text))
+        else:
+            self.send(m.Error(int(ErrorCode.ADMIN_KICK)))
+        self.session = None
+        self._quit_reason = text
+        self.clock.call_later(0, self.close)

@@ -1,0 +1,410 @@
+"""The requests of a logged-in JDuplicate user (note §4.2, §5), one function each.
+
+Every handler checks what the note checks, in the note's order, and raises
+:class:`~.refusals.Refusal` before anything changes; the engine's and the hall's refusals are
+translated the same way (:func:`~.refusals.rule_refusal`). The messages each success sends,
+and to whom, follow the trigger table of note §4.2.
+
+Games are hall rooms of game ``words`` created with the predefined game's code
+(``{"preset": code, "time_per_turn": t, "max_players": n}``); the room's title is the game's
+name. Room events reach each player through :meth:`.dialogue.JdDialogue.deliver`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from gamehall.protocols._core import HallError, Session
+from gamehall.protocols.jduplicate import messages as m
+from gamehall.protocols.jduplicate.errors import ErrorCode as E
+from gamehall.protocols.jduplicate.lobby import (
+    MAX_GAMES,
+    MAX_TIME_PER_TURN,
+    Departure,
+    JdGame,
+    min_time_per_turn,
+)
+from gamehall.protocols.jduplicate.outbound import (
+    board,
+    board_type,
+    engine_tile,
+    letter_set,
+)
+from gamehall.protocols.jduplicate.refusals import (
+    Refusal,
+    check_chat,
+    check_description,
+    check_game_name,
+    hall_refusal,
+    reason_text,
+    rule_refusal,
+)
+from gamehall.rules._core import RuleError, SeatJoined
+from gamehall.rules.words import ChangeLetters, Moves, StartTurn
+from gamehall.rules.words import events as ev
+from gamehall.rules.words.settings import PRESETS
+
+if TYPE_CHECKING:
+    from gamehall.protocols.jduplicate.dialogue import JdDialogue
+
+GAME_ID = "words"
+
+
+def _session(d: JdDialogue) -> Session:
+    if d.session is None:
+        raise Refusal(E.BAD_IDENTIFICATION)
+    return d.session
+
+
+# ---------------------------------------------------------------------------- chat
+
+
+def chat(d: JdDialogue, message: m.ChatRequest) -> None:
+    """CHAT to the sender's room: the game's players, or the hall's users."""
+    text = check_chat(message.text, E.EMPTY_CHAT)
+    game = d.game
+    session = _session(d)
+    try:
+        if game is None:
+            session.shout(text)
+        elif game.room_open:
+            session.chat(game.room_id, text)
+        else:
+            for member in list(game.members):
+                member.send(m.Chat(d.user_name, text))
+    except HallError as error:
+        raise _chat_refusal(error) from None
+
+
+def chat_action(d: JdDialogue, message: m.ChatActionRequest) -> None:
+    action = check_chat(message.action, E.EMPTY_CHAT_ACTION)
+    out = m.ChatAction(d.user_name, action)
+    game = d.game
+    if game is None:
+        d.lobby.send_hall(out)
+    else:
+        for member in list(game.members):
+            member.send(out)
+
+
+def whisper(d: JdDialogue, message: m.WhisperRequest) -> None:
+    to = message.to.strip()
+    if not to:
+        raise Refusal(E.NO_WHISPER_ADDRESSEE)
+    text = check_chat(message.text, E.EMPTY_WHISPER)
+    try:
+        _session(d).whisper(to, text)
+    except HallError as error:
+        if error.code == "no_such_user":
+            raise Refusal(E.UNKNOWN_ADDRESSEE, to) from None
+        raise _chat_refusal(error) from None
+
+
+def _chat_refusal(error: HallError) -> Refusal:
+    if error.code == "rate_limited":
+        return Refusal(E.UNKNOWN_ERROR, "chat rate limit")
+    if error.code == "chat_invalid":
+        return Refusal(E.BAD_CHAT)
+    return hall_refusal(error)
+
+
+# ---------------------------------------------------------------------------- games
+
+
+def create_game(d: JdDialogue, message: m.CreateGameRequest) -> None:
+    """GAMECREATED, GAMEINFOS, LETTERSET, BOARDTYPE, BOARD to the creator; GAMECREATED and
+    GAMEINFOS to everyone else; HNPLAYERJOINED to the hall."""
+    if d.game is not None:
+        raise Refusal(E.ALREADY_IN_A_GAME)
+    lobby = d.lobby
+    name = check_game_name(message.name)
+    if lobby.game(name) is not None:
+        raise Refusal(E.GAME_EXISTS, name)
+    time = message.timeperturn
+    if time is None:
+        raise Refusal(E.NO_TIME_PER_TURN)
+    if time < min_time_per_turn(d.hall):
+        raise Refusal(E.TIME_PER_TURN_TOO_SHORT, str(time))
+    if time > MAX_TIME_PER_TURN:
+        raise Refusal(E.TIME_PER_TURN_TOO_LONG, str(MAX_TIME_PER_TURN))
+    code = message.predefgame.strip()
+    if not code:
+        raise Refusal(E.NO_PREDEFINED_GAME)
+    preset = PRESETS.get(code)
+    if preset is None:
+        raise Refusal(E.UNKNOWN_PREDEFINED_GAME, code)
+    players = message.maxplayers
+    if players is None:
+        raise Refusal(E.NO_MAX_PLAYERS)
+    if players < 1:
+        raise Refusal(E.MAX_PLAYERS_TOO_SMALL, str(players))
+    if players > preset.max_players:
+        raise Refusal(E.MAX_PLAYERS_ABOVE_CAP, str(preset.max_players))
+    description = check_description(message.description)
+    if len(lobby.games) >= MAX_GAMES:
+        raise Refusal(E.TOO_MANY_GAMES)
+    session = _session(d)
+    settings: dict[str, Any] = {"preset": code, "time_per_turn": time, "max_players": players}
+    try:
+        info = session.create_room(GAME_ID, settings, title=name, extra={"description": description})
+    except HallError as error:
+        raise hall_refusal(error) from None
+    game = JdGame(
+        name=name,
+        room_id=info.room_id,
+        preset=code,
+        timeperturn=time,
+        maxplayers=players,
+        description=description,
+        table=session.room(info.room_id).game,
+    )
+    lobby.games[name.casefold()] = game
+    try:
+        _sit_down(d, session, game)
+    except Refusal:
+        del lobby.games[name.casefold()]
+        raise
+    d.send(m.GameCreated(name))
+    _send_snapshot(d, game)
+    d.held.clear()
+    lobby.send_all(m.GameCreated(name), but=d)
+    lobby.send_all(lobby.game_infos(game), but=d)
+    lobby.send_hall(m.HnPlayerJoined(d.user_name, name), but=d)
+
+
+def join_game(d: JdDialogue, message: m.JoinGameRequest) -> None:
+    """PLAYERJOINED, GAMEINFOS, LETTERSET, BOARDTYPE, BOARD to the joiner, then (running game)
+    SCORES, STARTOFTURN, HAND; PLAYERJOINED to the players; HNPLAYERJOINED to the hall;
+    GAMEINFOS to everyone else."""
+    if d.game is not None:
+        raise Refusal(E.JOIN_ALREADY_IN_A_GAME)
+    name = message.game.strip()
+    if not name:
+        raise Refusal(E.NO_JOIN_GAME_NAME)
+    lobby = d.lobby
+    game = lobby.game(name)
+    if game is None:
+        raise Refusal(E.UNKNOWN_GAME, name)
+    if d.user_name.casefold() in game.kicked:
+        raise Refusal(E.KICKED_FROM_GAME, game.name)
+    if game.state is m.GameState.GAMEOVER or not game.room_open:
+        raise Refusal(E.GAME_OVER, game.name)
+    session = _session(d)
+    _sit_down(d, session, game)
+    d.send(m.PlayerJoined(d.user_name))
+    _send_snapshot(d, game)
+    held, d.held = d.held, []
+    for event in held:
+        if isinstance(event, SeatJoined) and event.name.casefold() == d.user_name.casefold():
+            continue
+        if isinstance(event, ev.GridDealt):
+            continue  # the snapshot's BOARD already shows the grid
+        d.render(game, event)
+    lobby.send_hall(m.HnPlayerJoined(d.user_name, game.name), but=d)
+    lobby.send_all(lobby.game_infos(game), but=d)
+
+
+def _sit_down(d: JdDialogue, session: Session, game: JdGame) -> None:
+    """Take a seat in the game's room; the room's events of this join are held in ``d.held``.
+
+    Raises:
+        Refusal: the engine or the hall refused the seat (nothing changed).
+    """
+    d.held = []
+    d.joining = True
+    try:
+        session.join(game.room_id)
+    except RuleError as error:
+        d.held = []
+        raise rule_refusal(error, game_name=game.name) from None
+    except HallError as error:
+        d.held = []
+        raise hall_refusal(error, game_name=game.name) from None
+    finally:
+        d.joining = False
+    game.members.append(d)
+    d.game = game
+
+
+def _send_snapshot(d: JdDialogue, game: JdGame) -> None:
+    d.send(d.lobby.game_infos(game))
+    d.send(letter_set(game.table.letters))
+    d.send(board_type(game.table))
+    d.send(board(game.table))
+
+
+def _my_game(d: JdDialogue, code: E) -> JdGame:
+    game = d.game
+    if game is None:
+        raise Refusal(code)
+    return game
+
+
+def _operator_only(d: JdDialogue, game: JdGame) -> None:
+    if game.operator().casefold() != d.user_name.casefold():
+        raise Refusal(E.NOT_OPERATOR)
+
+
+def start_game(d: JdDialogue, message: m.StartGameRequest) -> None:
+    """STARTGAME and GAMEINFOS to the players (from their room events), turn 1 opens;
+    GAMEINFOS to everyone else."""
+    game = _my_game(d, E.NOT_IN_A_GAME)
+    _operator_only(d, game)
+    if game.state is not m.GameState.WAITING or not game.room_open:
+        raise Refusal(E.GAME_ALREADY_RUNNING)
+    try:
+        _session(d).start(game.room_id)
+    except RuleError as error:
+        raise rule_refusal(error, game_name=game.name) from None
+    except HallError as error:
+        raise hall_refusal(error, game_name=game.name) from None
+    infos = d.lobby.game_infos(game)
+    for user in d.lobby.everyone():
+        if user.game is not game:
+            user.send(infos)
+
+
+def _act(d: JdDialogue, game: JdGame, action: Any) -> None:
+    if not game.room_open:
+        raise Refusal(E.GAME_NOT_IN_PROGRESS)
+    try:
+        _session(d).act(game.room_id, action)
+    except RuleError as error:
+        raise rule_refusal(error, game_name=game.name) from None
+    except HallError as error:
+        raise hall_refusal(error, game_name=game.name) from None
+
+
+def moves(d: JdDialogue, message: m.Moves) -> None:
+    """A move (duplicate, scrabble) or one word's path (boggle); errors at once (note §7)."""
+    game = _my_game(d, E.MOVES_NOT_IN_A_GAME)
+    _act(d, game, Moves(tuple(engine_tile(tile) for tile in message.tiles)))
+
+
+def change_letters(d: JdDialogue, message: m.ChangeLetters) -> None:
+    game = _my_game(d, E.MOVES_NOT_IN_A_GAME)
+    _act(d, game, ChangeLetters(tuple(message.letters)))
+
+
+def start_turn(d: JdDialogue, message: m.StartTurnRequest) -> None:
+    """Boggle: the operator opens the next round after WAITINGFORSTARTTURN."""
+    game = _my_game(d, E.NOT_IN_A_GAME)
+    _operator_only(d, game)
+    if not game.room_open:
+        raise Refusal(E.NO_TURN_WAITING)
+    try:
+        _session(d).act(game.room_id, StartTurn())
+    except RuleError as error:
+        refusal = rule_refusal(error, game_name=game.name)
+        if refusal.code not in (E.NOT_OPERATOR, E.NO_TURN_WAITING):
+            refusal = Refusal(E.NO_TURN_WAITING)
+        raise refusal from None
+
+
+def board_type_request(d: JdDialogue, message: m.BoardTypeRequest) -> None:
+    game = _my_game(d, E.NOT_IN_A_GAME)
+    d.send(board_type(game.table))
+
+
+def kick(d: JdDialogue, message: m.KickRequest) -> None:
+    """KICK to the players (the kicked one included), HALLUSERLIST to the kicked player,
+    HNPLAYERLEFT to the hall, GAMEINFOS to everyone."""
+    game = _my_game(d, E.NOT_IN_A_GAME)
+    _operator_only(d, game)
+    kicked = message.kicked.strip()
+    if not kicked:
+        raise Refusal(E.NO_PLAYER_TO_KICK)
+    if kicked.casefold() == d.user_name.casefold():
+        raise Refusal(E.CANNOT_KICK_YOURSELF)
+    player = next((p for p in game.players() if p.casefold() == kicked.casefold()), None)
+    if player is None:
+        raise Refusal(E.PLAYER_NOT_IN_GAME, kicked)
+    reason = reason_text(message.reason)
+    lobby = d.lobby
+    target = lobby.users.get(player.casefold())
+    if target is not None and target.game is game:
+        target.kicked_out(game, d.user_name, reason)
+    else:  # a player of another protocol: the hall removes the seat
+        seat = next(s for s, n in game.table.seat_names().items() if n == player)
+        game.departing[player.casefold()] = Departure(reason, d.user_name)
+        try:
+            _session(d).kick(game.room_id, seat)
+        except HallError as error:
+            raise hall_refusal(error, game_name=game.name) from None
+        finally:
+            game.departing.pop(player.casefold(), None)
+        game.kicked.add(player.casefold())
+        lobby.send_hall(m.HnPlayerLeft(player, game.name))
+        lobby.broadcast_gameinfos(game)
+
+
+def leave_game(d: JdDialogue, message: m.LeaveGameRequest) -> None:
+    game = _my_game(d, E.NOT_IN_A_GAME)
+    depart(d, game, reason_text(message.reason))
+
+
+def depart(
+    d: JdDialogue,
+    game: JdGame,
+    reason: str,
+    *,
+    kicker: str | None = None,
+    gone: bool = False,
+    seated: bool = True,
+) -> None:
+    """``d`` leaves ``game``: by LEAVEGAMEREQUEST, a kick (``kicker``), or because the
+    connection is ``gone``. ``seated=False`` when the hall already released the seat.
+
+    The leaver gets PLAYERLEFT (or KICK) then HALLUSERLIST; the players get the same from
+    their room events; the hall gets HNPLAYERLEFT; everyone gets GAMEINFOS, and GAMEENDED
+    when the game is now empty (note §4.2).
+    """
+    lobby = d.lobby
+    key = d.user_name.casefold()
+    kicked_by = kicker if kicker else None
+    departure = Departure(reason, kicked_by)
+    notice: m.ServerMessage = (
+        m.Kick(d.user_name, kicked_by, reason) if kicked_by is not None else m.PlayerLeft(d.user_name, reason)
+    )
+    if kicked_by is not None:
+        game.kicked.add(key)
+    if not gone:
+        d.send(notice)
+    game.departing[key] = departure
+    try:
+        if game.room_open and seated and d.session is not None:
+            with contextlib.suppress(HallError):  # the room is already gone
+                d.session.leave(game.room_id)
+        elif not game.room_open:
+            for member in list(game.members):
+                if member is not d:
+                    member.send(notice)
+    finally:
+        game.departing.pop(key, None)
+    if d in game.members:
+        game.members.remove(d)
+    d.game = None
+    if not gone:
+        d.send(m.HallUserList(lobby.hall_user_names()))
+    lobby.send_hall(m.HnPlayerLeft(d.user_name, game.name), but=d)
+    lobby.broadcast_gameinfos(game)
+    lobby.remove_if_empty(game)
+
+
+HANDLERS: dict[type, Callable[[JdDialogue, Any], None]] = {
+    m.ChatRequest: chat,
+    m.ChatActionRequest: chat_action,
+    m.WhisperRequest: whisper,
+    m.CreateGameRequest: create_game,
+    m.JoinGameRequest: join_game,
+    m.StartGameRequest: start_game,
+    m.Moves: moves,
+    m.ChangeLetters: change_letters,
+    m.StartTurnRequest: start_turn,
+    m.BoardTypeRequest: board_type_request,
+    m.KickRequest: kick,
+    m.LeaveGameRequest: leave_game,
+}
+"""The request handlers of a logged-in user, by message type."""
