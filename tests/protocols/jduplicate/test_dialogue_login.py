@@ -102,7 +102,13 @@ def test_frame_errors_keep_the_connection_working() -> None:
     ams.send_raw(raw_frame(b"CHATREQUEST|\xc3\x41"))
     ams.send_raw(raw_frame(b""))
     ams.send_raw(frame("CHATREQUEST|still here"))
-    assert ams.take() == ["ERROR|99000#", "ERROR|99002#FOO", "ERROR|99000#", "ERROR|99001#", "CHAT|ams#still here"]
+    assert ams.take() == [
+        "ERROR|99000#",
+        "ERROR|99002#FOO",
+        "ERROR|99000#",
+        "ERROR|99001#",
+        "CHAT|ams#still here",
+    ]
     assert not ams.closed
 
 
@@ -112,7 +118,9 @@ def test_xml_with_a_dtd_or_entity_is_99000() -> None:
     ams.login()
     ams.take()
     ams.send_raw(frame('<!DOCTYPE x [<!ENTITY a "aaaa">]><chatrequest>&a;</chatrequest>'))
-    ams.send_raw(frame('<!DOCTYPE x [<!ENTITY a SYSTEM "file:///etc/passwd">]><chatrequest>&a;</chatrequest>'))
+    ams.send_raw(
+        frame('<!DOCTYPE x [<!ENTITY a SYSTEM "file:///etc/passwd">]><chatrequest>&a;</chatrequest>')
+    )
     ams.send_raw(frame("PLAYERNAME|x"))
     assert ams.take() == ["ERROR|99000#", "ERROR|99000#", "ERROR|99000#"]
 

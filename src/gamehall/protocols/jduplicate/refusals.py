@@ -141,7 +141,7 @@ def rule_refusal(error: RuleError, *, game_name: str = "") -> Refusal:
     code = _RULE_CODES.get(error.code, E.UNKNOWN_ERROR)
     detail = error.detail
     parameter = ""
-    if "square" in detail and code not in (E.WORD_TOO_SHORT, E.WORD_ALREADY_SENT):
+    if "square" in detail and code not in (E.WORD_TOO_SHORT, E.WORD_ALREADY_SENT, E.GAP_IN_WORD):
         parameter = square_parameter(detail["square"])
     elif code in (E.LETTER_NOT_IN_HAND, E.CHANGE_LETTER_NOT_IN_HAND, E.BAD_BLANK) and "glyph" in detail:
         glyph = str(detail["glyph"])
