@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from jduplicate_dialogue_support import V02, V10, JdHarness, frame, raw_frame
+from jduplicate_dialogue_support import V10, JdHarness, frame, raw_frame
 
 from gamehall.protocols.jduplicate import messages as m
 
