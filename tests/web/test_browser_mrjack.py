@@ -141,10 +141,11 @@ def play_round_one(page: Any) -> tuple[int, int]:
     """Make every move the table offers the user until round 2 begins; return the clicks made
     and how many accusations were offered (and called off at the confirmation).
 
-    Each step uses the controls a person would: an enabled character card, the first part
-    button, then the first offered hex on the board (a move, an ability target, the informant's
-    new hex), so only what the view marks as legal is ever clicked."""
-    clicks = accusations = 0
+    Each step uses the controls a person would: a free card's character on the board (the
+    first pick) or an enabled character card, the first part button, then the first offered
+    hex (a move, an ability target, the informant's new hex), so only what the view marks as
+    legal is ever clicked."""
+    clicks = accusations = picks = 0
     deadline = time.monotonic() + ROUND_1_DEADLINE_S
     while round_number(page) < 2:
         assert time.monotonic() < deadline, "round 1 did not end in time"
@@ -156,8 +157,14 @@ def play_round_one(page: Any) -> tuple[int, int]:
         if page.get_by_test_id("mj-fertig").count():  # the detective's marking at the round end
             break
         before = page.get_by_test_id("mj-status").inner_text()
-        target = first_present(page, "mj-card", "mj-part-bewegen", "mj-part-faehigkeit", "mj-part-skip")
-        if target is not None:
+        card = first_present(page, "mj-card")
+        parts = first_present(page, "mj-part-bewegen", "mj-part-faehigkeit", "mj-part-skip")
+        target = card if card is not None else parts
+        if card is not None and picks == 0:  # the first card of the round: click its character
+            picks += 1
+            page.locator('[data-testid="hex-target"][aria-label^="Play "]').first.click()
+        elif target is not None:
+            picks += card is not None
             target.click()
         elif page.get_by_test_id("hex-target").count():
             accusations += call_off_an_accusation(page)

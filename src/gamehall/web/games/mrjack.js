@@ -164,7 +164,7 @@ function statusLine(ctx, v, st, myTurn) {
   const moverText = mover ? `${mover.name} (${ROLE_WORDS[mover.role]})` : "";
   switch (v.phase) {
     case "lobby": text = "Waiting for an opponent: the game starts when both roles are taken."; break;
-    case "aktiv": text = myTurn ? "Your turn: choose one of the character cards." : `${moverText} is choosing a character.`; break;
+    case "aktiv": text = myTurn ? "Your turn: choose one of the character cards (or click its character on the board)." : `${moverText} is choosing a character.`; break;
     case "aktion": text = myTurn ? `You play ${activeName(v)}: choose Move or Ability${v.legal_parts.includes("skip") ? ", or Skip" : ""}.` : `${moverText} plays ${activeName(v)}.`; break;
     case "ziel": text = myTurn ? stepPrompt(v, st) : `${moverText} plays ${activeName(v)}.`; break;
     case "verdacht": text = myTurn ? "Round end: click characters to mark or clear them, then press Done." : "The detective is marking suspects."; break;
@@ -296,14 +296,21 @@ function cardsPanel(ctx, v) {
       })));
 }
 
-/** The clickable hexes: the offered targets of the open Teilzug, or the characters while the
- * detective marks suspects; value = the action in words. */
+/** The clickable hexes: the characters of the free cards while picking, the offered targets of
+ * the open Teilzug, or every character while the detective marks suspects; value = the action
+ * in words. */
 function targetsFor(ctx, v, st, myTurn) {
   const targets = new Map();
   if (!myTurn) return targets;
   const occupant = new Map(Object.entries(v.board.figures).map(([colour, hex]) => [hex, colour]));
   if (v.phase === "verdacht") {
     for (const [hex, colour] of occupant) targets.set(hex, `${v.suspects.includes(colour) ? "Clear" : "Suspect"} ${characterName(colour, v.characters)}`);
+    return targets;
+  }
+  if (v.phase === "aktiv") { // a free card's character may be picked on the board too
+    for (const [colour, free] of v.auswahl) {
+      if (free) targets.set(v.board.figures[colour], `Play ${characterName(colour, v.characters)}`);
+    }
     return targets;
   }
   if (v.phase !== "ziel") return targets;
@@ -327,6 +334,11 @@ function targetsFor(ctx, v, st, myTurn) {
 }
 
 function chooseTarget(ctx, v, st, label) {
+  if (v.phase === "aktiv") {
+    const colour = Object.keys(v.board.figures).find((c) => v.board.figures[c] === label);
+    if (colour) ctx.act({ type: "aktiv", farbe: colour });
+    return;
+  }
   if (v.phase === "verdacht") { ctx.act({ type: "ziel", koordinate: label }); return; }
   const accusing = v.part === "bewegen" && st.chosen.length === 0 && v.you === "detektiv" && Object.values(v.board.figures).includes(label);
   if (accusing) { st.accuse = label; ctx.rerender(); return; }
