@@ -10,4 +10,5 @@ export const RENDERERS = {
   doppelkopf: () => import("./doppelkopf.js"),
   mrjack: () => import("./mrjack.js"),
   ursuppe: () => import("./ursuppe.js"),
+  words: () => import("./words.js"),
 };

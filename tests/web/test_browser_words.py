@@ -1,0 +1,228 @@
+"""A browser user plays the word games in headless Chromium (Playwright), end to end: the real
+server (HTTP, /ws, the web dialogue, the hall, the words engine) with an in-hall bot at the table.
+
+- Duplicate: the user clicks the start square of the master move and types its letters, sends
+  it, and sees the master move revealed with every player's score once the turn closes.
+- Boggle: the user types a word found on the grid, sees it among the round's words, and sees
+  the round's results (the grid's best word, each player's words) when the time is up.
+
+Marked ``browser``; skipped where Debian's Chromium is not installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Coroutine, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import gamehall.server.app as server_app
+from gamehall.bots.words.grid import grid_words
+from gamehall.config import ServerConfig
+from gamehall.games import game_types
+from gamehall.rules._core import GameType
+from gamehall.rules.words import GAME_TYPE as WORDS
+from gamehall.rules.words.duplicate import DuplicateTable
+from gamehall.rules.words.moves import Move
+from gamehall.rules.words.settings import shared_lexicon
+from gamehall.server.app import Server, running_server
+from gamehall.store.memory import MemoryStore
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path("/tmp")
+STEP_MS = 20_000
+
+if not CHROMIUM.exists():
+    pytest.skip("Chromium is not installed at /usr/bin/chromium", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+class ServerThread:
+    """The gamehall server on its own event loop in a background thread (the test thread drives
+    the browser with Playwright's synchronous API)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="gamehall-server", daemon=True)
+        self._context: Any = None
+        self.server: Server | None = None
+
+    def start(self) -> Server:
+        self._thread.start()
+        config = ServerConfig(bind="127.0.0.1", db=":memory:")
+        self._context = running_server(config, listen={"web": 0}, store=MemoryStore())
+        self.server = self.run(self._context.__aenter__())
+        return self.server
+
+    def run(self, coroutine: Coroutine[Any, Any, Any], timeout: float = 20.0) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def stop(self) -> None:
+        if self._context is not None:
+            self.run(self._context.__aexit__(None, None, None))
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(5)
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ServerThread]:
+    """A server hosting the word games (added here while games.py does not list them yet)."""
+    hosted = game_types
+
+    def with_words(**kwargs: Any) -> dict[str, GameType]:
+        return {**hosted(**kwargs), "words": WORDS}
+
+    monkeypatch.setattr(server_app, "game_types", with_words)
+    thread = ServerThread()
+    thread.start()
+    try:
+        yield thread
+    finally:
+        thread.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(server: ServerThread, chromium: Any) -> Iterator[Any]:
+    """A fresh browser context at 1280x800; fails on any page error."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.set_default_timeout(STEP_MS)
+        yield page
+        assert errors == [], f"JavaScript errors on the page: {errors}"
+    finally:
+        context.close()
+
+
+def web_url(server: ServerThread) -> str:
+    assert server.server is not None
+    return f"http://127.0.0.1:{server.server.ports['web']}/"
+
+
+def create_words_table(page: Any, url: str, name: str, settings: dict[str, str]) -> str:
+    """Log in, create a words room with ``settings`` (setting name -> value), add a bot, start;
+    return the room id."""
+    page.goto(url)
+    page.get_by_test_id("name-input").fill(name)
+    page.get_by_test_id("login-button").click()
+    page.get_by_test_id("create-room").wait_for()
+    page.get_by_test_id("create-game").select_option("words")
+    page.locator("details summary").click()
+    for setting, value in settings.items():
+        field = page.locator(f'[data-setting="{setting}"]')
+        if field.evaluate("el => el.tagName") == "SELECT":
+            field.select_option(value)
+        elif value in ("on", "off"):
+            field.set_checked(value == "on")
+        else:
+            field.fill(value)
+    page.get_by_test_id("create-room").click()
+    page.get_by_test_id("words-status").wait_for()
+    page.get_by_test_id("add-bot").click()
+    page.locator(".seat-chips li").nth(1).wait_for()
+    page.get_by_test_id("start-game").click()
+    return str(page.locator(".room").get_attribute("data-room"))
+
+
+def duplicate_table(server: ServerThread, room_id: str) -> DuplicateTable:
+    assert server.server is not None
+    game = server.server.hall.room(room_id).game
+    assert isinstance(game, DuplicateTable)
+    return game
+
+
+def type_move(page: Any, move: Move) -> None:
+    """Click the move's first square (twice for a down move) and type the tiles it places."""
+    square = page.locator(f'[data-testid="square"][data-row="{move.row}"][data-col="{move.col}"]')
+    square.click()
+    if move.direction.name == "DOWN":
+        square.click()
+    page.keyboard.type("".join(tile.letter for _, tile in move.placed()))
+
+
+def test_a_duplicate_turn_reveals_the_master_move_and_scores(server: ServerThread, page: Any) -> None:
+    room_id = create_words_table(
+        page,
+        web_url(server),
+        "alice",
+        {"preset": "DupEN", "end_turn_when_all_moved": "on", "pause_s": "30", "grace_s": "2"},
+    )
+    page.get_by_test_id("rack-tile").first.wait_for()
+    top = duplicate_table(server, room_id).top
+    assert top is not None
+    type_move(page, top)
+    page.get_by_test_id("move-preview").get_by_text(f"{top.ref} {top.word.upper()}").wait_for()
+    page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-words-duplicate-draft.png"))
+    page.get_by_test_id("submit-move").click()
+    master = page.get_by_test_id("master-move")
+    master.wait_for()
+    assert master.inner_text().split(" · ")[0] == f"{top.ref} {top.word}"
+    rows = page.get_by_test_id("turn-result")
+    assert rows.count() == 2  # alice and the bot, each with a score
+    mine = page.locator('[data-testid="turn-result"][data-seat="0"]')
+    assert mine.get_attribute("data-status") == "ok"
+    score = int(mine.locator("td").last.inner_text())
+    assert 0 < score <= top.score
+    totals = page.get_by_test_id("score-total").all_inner_texts()
+    assert str(score) in totals
+    # The master move is now on the board.
+    row, col = top.squares()[0]
+    first = page.locator(f'[data-testid="square"][data-row="{row}"][data-col="{col}"]')
+    assert first.get_attribute("data-glyph") == top.word[0]
+    page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-words-duplicate.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.get_by_test_id("words-board").wait_for()
+    page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-words-duplicate-phone.png"), full_page=True)
+
+
+def test_a_browser_user_finds_a_boggle_word(server: ServerThread, page: Any) -> None:
+    create_words_table(
+        page,
+        web_url(server),
+        "bob",
+        {"preset": "BogEN", "dictionary": "english", "rounds": "1", "time_per_turn": "8", "grace_s": "0"},
+    )
+    page.get_by_test_id("boggle-cell").first.wait_for()
+    grid = tuple(page.get_by_test_id("boggle-grid").get_attribute("data-rows").split(","))
+    words = grid_words(grid, shared_lexicon("english"))
+    word = max(words, key=len)
+    page.get_by_test_id("boggle-word").fill(word)
+    assert page.locator('[data-testid="boggle-cell"].on').count() == len(words[word])
+    page.get_by_test_id("boggle-word").press("Enter")
+    page.get_by_test_id("boggle-found").get_by_text(word, exact=True).wait_for()
+    page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-words-boggle.png"))
+    results = page.get_by_test_id("round-results")
+    results.wait_for()
+    assert page.get_by_test_id("best-word").inner_text().startswith("Best word on the grid:")
+    mine = page.locator('[data-testid="round-player"][data-seat="0"]')
+    assert word in mine.inner_text()
+    page.get_by_test_id("game-over").wait_for()
+    page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-words-boggle-results.png"))
