@@ -45,7 +45,7 @@ def test_scrabble_turns_errors_and_six_passes() -> None:
 
 
 def test_changeletters_is_60201_outside_scrabble() -> None:
-    harness, ams, _ = seated("BogEN")
+    _harness, ams, _ = seated("BogEN")
     ams.take()
     ams.send(m.ChangeLetters(("A",)))
     assert ams.take() == ["ERROR|60201#"]
