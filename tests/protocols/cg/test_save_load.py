@@ -166,3 +166,17 @@ def test_a_wire_bot_backs_another_seats_cancel_adjourn_or_end_vote_once() -> Non
     assert [p.body for p in player.on_packet(adjourn)] == [{"type": "adjourn_yes"}]
     mine = Packet("cg:game.dk.announce", {"announcer": "a" * 32, "type": "end_yes"})
     assert player.on_packet(mine) == []
+
+
+def test_sqlite_saved_games_keep_the_state_and_the_secret_across_restarts(tmp_path: Any) -> None:
+    from gamehall.store.accounts import SqliteAccounts
+
+    path = tmp_path / "hall.db"
+    accounts = SqliteAccounts(path)
+    saves = accounts.saved_games()
+    secret = saves.secret()
+    saves.put("a" * 32, {"points": [1, 2, 3, -6]}, 1.0)
+    accounts.close()
+    again = SqliteAccounts(path).saved_games()
+    assert again.secret() == secret and len(secret) == 32
+    assert again.get("a" * 32) == {"points": [1, 2, 3, -6]} and again.get("b" * 32) is None
