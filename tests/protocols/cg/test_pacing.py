@@ -87,3 +87,23 @@ def test_the_pacer_keeps_order_and_a_drain_runs_everything_at_once() -> None:
     pacer.push(Pause(3.0), Packet("d", {}))
     pacer.drain()
     assert sent[-1] == "d" and pacer.idle
+
+
+def test_a_rejoin_rebuilds_the_slots_only_after_the_clients_game_start() -> None:
+    harness = CgHarness(seed=5, **PACED)
+    alice, _ = _started(harness)
+    alice.send("cg:game.start")
+    harness.run(20.0)  # dealt; Alice never says ready, so the round waits in w_for_ready
+    alice.dialogue.connection_lost()
+    again = harness.connect("Alice")
+    again.handshake()
+    again.send("cg:auth", username="alice", pwd="secret")
+    packets = again.take()
+    transfers = [p.body for p in packets if p.name == "cg:game.dk.card.transfer"]
+    assert len(transfers) == 48 and all(t["from_slot"] is None for t in transfers)
+    assert packets[-1].name == "cg:game.dk.card.transfer"  # the rest waits for "cards created"
+    again.send("cg:game.start")
+    rest = again.take()
+    assert len(_deal_transfers(rest)) == 48
+    assert {"phase": "w_for_ready"} in [p.body for p in rest]
+    assert [p.name for p in rest[-4:]] == ["cg:game.dk.scoreboard"] * 4
