@@ -30,6 +30,9 @@ class Setting:
     high: float | None = None
     choices: tuple[str, ...] = ()
     help: str = ""
+    internal: bool = False
+    """Set by the server itself (a loaded game's carried-over state), never by a player: the
+    browser's form leaves it out and the web protocol refuses it."""
 
     def parse_text(self, text: str) -> JSON:
         """Read a value given as text (command line, environment)."""
@@ -113,6 +116,10 @@ class ConfigSchema:
             result[key] = setting.check(value)
         return result
 
+    def internal_keys(self) -> frozenset[str]:
+        """Settings only the server may set (see :attr:`Setting.internal`)."""
+        return frozenset(name for name, s in self.settings.items() if s.internal)
+
     def parse_text(self, key: str, text: str) -> JSON:
         setting = self.settings.get(key)
         if setting is None:
@@ -132,6 +139,7 @@ class ConfigSchema:
                 "help": s.help,
             }
             for s in self.settings.values()
+            if not s.internal
         ]
 
 

@@ -621,3 +621,16 @@ def test_a_server_bug_behind_one_request_is_an_error_and_the_socket_stays_open(
     [error] = b.send(t="rooms", id=1)
     assert (error["code"], error["ref"]) == ("server_error", 1)
     assert not b.closed
+
+
+def test_settings_only_the_server_sets_are_hidden_from_the_form_and_refused(clock: FakeClock) -> None:
+    from gamehall.rules.doppelkopf import GAME_TYPE as DOPPELKOPF
+
+    hall = Hall(games={"doppelkopf": DOPPELKOPF}, store=MemoryStore(), clock=clock)
+    ann = browser(hall, clock)
+    [welcome] = ann.send(t="hello", v=1, name="ann")
+    [game] = welcome["games"]
+    assert "resume" not in {setting["name"] for setting in game["settings"]}
+    [error] = ann.send(t="create", game="doppelkopf", settings={"resume": "x"}, id=7)
+    assert error["t"] == "error" and error["code"] == "config" and "resume" in error["reason"]
+    assert hall.rooms() == []

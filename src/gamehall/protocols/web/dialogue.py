@@ -197,6 +197,10 @@ class WebDialogue:
             rooms = [room_json(info) for info in session.rooms(message.game)]
             self._send({"t": "rooms", "rooms": rooms, "ref": ref})
         elif isinstance(message, Create):
+            game_type = self._hall.game_types.get(message.game)
+            internal = game_type.schema.internal_keys() & set(message.settings or {}) if game_type else set()
+            if internal:
+                raise HallError("config", f"{', '.join(sorted(internal))} cannot be set from the browser.")
             info = session.create_room(
                 message.game, message.settings, password=message.password, title=message.title
             )

@@ -284,6 +284,7 @@ TABLE_SETTINGS: tuple[Setting, ...] = (
         "",
         "str",
         help="A loaded game's carried-over points and rows (set by cg game.load; empty = a new game).",
+        internal=True,
     ),
 )
 
