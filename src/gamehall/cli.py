@@ -167,6 +167,16 @@ def _bots(args: argparse.Namespace) -> int:
             )
         )
         return 0
+    if args.game == "words":
+        from gamehall.bots.words.wire import run_bots as run_words_bots
+
+        for _ in range(max(1, args.games)):
+            asyncio.run(
+                run_words_bots(
+                    host or "127.0.0.1", port, args.count, names_prefix=args.prefix, policy=args.policy
+                )
+            )
+        return 0
     print(f"gamehall: no wire bots for {args.game}", file=sys.stderr)
     return 2
 
