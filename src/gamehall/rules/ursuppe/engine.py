@@ -43,7 +43,7 @@ from gamehall.rules.ursuppe.flow import Flow, Request
 from gamehall.rules.ursuppe.phases import play
 from gamehall.rules.ursuppe.settings import check_config
 from gamehall.rules.ursuppe.state import CUBES_PER_COLOUR, START_CUBES, Player, TableState
-from gamehall.rules.ursuppe.view import table_view
+from gamehall.rules.ursuppe.view import request_view, table_view
 
 
 def new_game(config: Mapping[str, JSON], seed: int) -> UrsuppeTable:
@@ -305,8 +305,9 @@ class UrsuppeTable:
     def view(self, seat: Seat | None) -> dict[str, JSON]:
         """Everything public (the deck order stays hidden) plus the seat's pending request."""
         request = self._request
-        pending = request.kind if request is not None and seat in request.seats else None
-        return table_view(self.state, seat, pending, self.to_move())
+        if request is None or seat is None or seat not in request.seats:
+            return table_view(self.state, seat, None, self.to_move())
+        return table_view(self.state, seat, request.kind, self.to_move(), request_view(request, seat))
 
     @property
     def started(self) -> bool:

@@ -1,22 +1,72 @@
 """What a seat (or a spectator) may know about an Ursuppe table, as JSON.
 
 Ursuppe hides nothing but the order of the face-down environment deck, so every seat sees
-the same board, players, genes and face-up card; a seat additionally learns which request is
-waiting for it. This is the data behind the UrServer STATUS and SPIELFELD blocks too.
+the same board, players, genes and face-up card; a seat additionally learns the request that
+is waiting for it (:func:`request_view`: the prompt its connection would get again on a
+resync, the answers the rules accept now and the timeout move). That is all a bot needs to
+decide, so bots never read the table itself. This is the data behind the UrServer STATUS and
+SPIELFELD blocks too.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 from gamehall.rules._core import JSON, Seat, ToMove
+from gamehall.rules.ursuppe import events as ev
+from gamehall.rules.ursuppe.actions import ACTIONS
+from gamehall.rules.ursuppe.flow import Request
 from gamehall.rules.ursuppe.genes import EFFECTS, GENES
 from gamehall.rules.ursuppe.state import AMOEBAS_PER_COLOUR, CUBES_PER_COLOUR, TableState
 
 
-def table_view(g: TableState, seat: Seat | None, pending: str | None, to_move: ToMove) -> dict[str, JSON]:
+def _json(value: object) -> JSON:
+    if isinstance(value, (tuple, list, frozenset, set)):
+        return [_json(v) for v in value]
+    assert value is None or isinstance(value, (bool, int, str)), value
+    return value
+
+
+def request_view(request: Request, seat: Seat) -> dict[str, JSON]:
+    """The request pending for ``seat``::
+
+    {"kind": "ZUG_BEWEGEN", "prompt": {"amoebe": 2, "schritt": 1},
+     "answers": [action JSON, ...] | null, "default": action JSON}
+
+    ``prompt`` holds the fields of the ZUG event a resync would send again; ``answers`` every
+    action the rules accept now (pre-commands included, in the engine's ``legal_actions``
+    order: after a roll only the directions the dice allow). A gene purchase and the phase-4
+    division are blocks whose listing explodes with many BP, so their ``answers`` are null;
+    the public part of the view says everything needed to build one.
+    """
+    prompt = request.prompt(seat)
+    fields = {
+        f.name: _json(getattr(prompt, f.name)) for f in dataclasses.fields(prompt) if f.name != "audience"
+    }
+    block = isinstance(prompt, ev.ZugGenKaufen) or (
+        isinstance(prompt, ev.ZugAmoebeSetzen) and not prompt.aufbau
+    )
+    answers: JSON = None if block else [ACTIONS.encode(action) for action in request.legal(seat)]
+    return {
+        "kind": request.kind,
+        "prompt": fields,
+        "answers": answers,
+        "default": ACTIONS.encode(request.default(seat)),
+    }
+
+
+def table_view(
+    g: TableState,
+    seat: Seat | None,
+    pending: str | None,
+    to_move: ToMove,
+    request: dict[str, JSON] | None = None,
+) -> dict[str, JSON]:
     """The view::
 
     {"game": "ursuppe", "players": N, "round", "phase", "card": [direction, ozone],
      "cards_left", "to_move": {"seats", "kind"}, "my_request": kind|null,
+     "request": see request_view | null,
      "seats": [{"seat","name","present","left","position","bp","genes",
                 "amoebas": [{"number","x","y","damage"}]}],
      "fields": [{"x","y","cubes": [per colour]}], "supply": [per colour],
@@ -31,6 +81,7 @@ def table_view(g: TableState, seat: Seat | None, pending: str | None, to_move: T
         "cards_left": len(g.deck),
         "to_move": {"seats": sorted(to_move.seats), "kind": to_move.kind},
         "my_request": pending,
+        "request": request,
         "seats": [
             {
                 "seat": farbe,
