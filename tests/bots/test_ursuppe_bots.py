@@ -4,6 +4,7 @@ is behind the ``soak`` marker."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -14,7 +15,7 @@ from gamehall.bots.ursuppe.judgement import choose_division, choose_purchase
 from gamehall.bots.ursuppe.player import WirePlayer
 from gamehall.hall import FakeClock, Hall
 from gamehall.rules.ursuppe import GAME_TYPE, new_game
-from gamehall.rules.ursuppe.actions import GenKaufen
+from gamehall.rules.ursuppe.actions import Bereit, GenKaufen
 from gamehall.rules.ursuppe.engine import UrsuppeTable
 from gamehall.rules.ursuppe.state import CUBES_PER_COLOUR
 from gamehall.store.memory import MemoryStore
@@ -31,7 +32,7 @@ def play(seed: int, players: int, policies: list[str]) -> UrsuppeTable:
         if table.finished:
             break
         seat = min(table.to_move().seats)
-        action = bots[seat].decide_table(table, seat, rng)
+        action = bots[seat].decide(table.view(seat), seat, rng)
         assert action is not None
         table.check(seat, action)
         table.apply(seat, action)
@@ -148,3 +149,44 @@ class _Silent:
 
     def disconnect(self, reason: object, text: str) -> None:
         return None
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_a_policy_decides_from_the_json_view_alone_and_never_sees_the_deck(policy: str) -> None:
+    """The policy gets a plain JSON copy of the seat's view (no table object to reach into):
+    every answer passes the engine's check, and a twin table whose hidden deck order differs
+    gives the same views and so the same decisions."""
+    table = new_game({"players": 3}, 21)
+    twin = new_game({"players": 3}, 21)
+    for seat in range(3):
+        table.seat_join(f"p{seat}")
+        twin.seat_join(f"p{seat}")
+    twin.state.deck = list(reversed(twin.state.deck))
+    bot = UrsuppePolicy(policy)
+    compared = 0
+    for _ in range(150):
+        if table.finished or table.state.deck != list(reversed(twin.state.deck)):
+            break  # a card was drawn: from here on the twins' tables differ in public too
+        seat = min(table.to_move().seats)
+        view = json.loads(json.dumps(table.view(seat)))
+        action = bot.decide(view, seat, random.Random(seat))
+        assert action is not None
+        assert bot.decide(json.loads(json.dumps(twin.view(seat))), seat, random.Random(seat)) == action
+        table.check(seat, action)
+        table.apply(seat, action)
+        twin.apply(seat, action)
+        compared += 1
+    assert compared >= 20 and table.state.round >= 1
+
+
+def test_a_seat_without_a_request_gets_no_decision() -> None:
+    table = new_game({"players": 3}, 4)
+    for seat in range(3):
+        table.seat_join(f"p{seat}")
+    for seat in range(3):
+        table.apply(seat, Bereit())
+    waiting = {0, 1, 2} - set(table.to_move().seats)
+    assert waiting
+    for seat in waiting:
+        assert UrsuppePolicy("heuristic").decide(table.view(seat), seat, random.Random(0)) is None
+    assert UrsuppePolicy("random").decide(table.view(None), 0, random.Random(0)) is None

@@ -115,11 +115,7 @@ class HallBot:
             return
         if seat not in room.game.to_move().seats and not getattr(self.policy, "acts_out_of_turn", False):
             return
-        decide_table = getattr(self.policy, "decide_table", None)
-        if decide_table is not None:  # a policy that needs the pending request's details (Ursuppe)
-            action = decide_table(room.game, seat, self.rng)
-        else:
-            action = self.policy.decide(room.game.view(seat), seat, self.rng)
+        action = self.policy.decide(room.game.view(seat), seat, self.rng)
         if action is None:
             return
         try:

@@ -82,7 +82,7 @@ def record(players: int, seed: int) -> list[str]:
             rec.send(name, "SPIELFELD")
             rec.send(name, "STATUS")
             rec.send(name, "BEWEGEN 0 5")
-        action = policies[name].decide_table(table, seat, rng)
+        action = policies[name].decide(table.view(seat), seat, rng)
         assert action is not None
         for line in client_lines(action):
             rec.send(name, line)

@@ -1,7 +1,7 @@
 """What an Ursuppe bot thinks a position is worth, on the engine's own table state.
 
-Both the in-hall policy (:mod:`.policy`, which reads the real table) and the wire bot
-(:mod:`.wire`, which rebuilds a table state from the STATUS and SPIELFELD blocks) ask these
+Both the in-hall policy (:mod:`.policy`, which rebuilds a table state from the seat's view)
+and the wire bot (:mod:`.wire`, which rebuilds one from the STATUS and SPIELFELD blocks) ask these
 functions; they only read the state and use the engine's own rule functions, so they never
 suggest a move the rules would refuse for a reason the state shows.
 

@@ -1,11 +1,12 @@
 """Ursuppe bot policies for bots seated inside the hall: "random" (any legal answer) and
 "heuristic" (eats well, buys sensible genes, divides where the food is).
 
-The engine's view does not carry the details of the pending request (which amoeba, the dice
-rolled), so these policies decide on the table itself: :meth:`UrsuppePolicy.decide_table`
-reads the table's ``legal_actions`` (every answer the request accepts now) and the state;
-gene purchases and phase-4 divisions are built step by step (:mod:`.judgement`) rather than
-listed, since the listing explodes with many BP.
+A policy decides from the seat's view alone, like any player: the view's ``request`` lists
+the answers the rules accept now (after a roll, only what the dice allow) and the timeout
+move, and the rest of the view is rebuilt into a table state (:mod:`.seen`) for the
+judgement of fields and meals. Gene purchases and phase-4 divisions are not listed in the
+view (the listing explodes with many BP); they are built step by step on the rebuilt state
+(:mod:`.judgement`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gamehall.bots.ursuppe.judgement import best_meal, choose_division, choose_purchase, food_at
+from gamehall.bots.ursuppe.seen import state_from_view
 from gamehall.rules._core import Action, Seat
 from gamehall.rules.ursuppe import actions as act
-from gamehall.rules.ursuppe import events as ev
-from gamehall.rules.ursuppe.engine import UrsuppeTable
+from gamehall.rules.ursuppe.actions import ACTIONS
 from gamehall.rules.ursuppe.state import TableState
 
 POLICIES = ("random", "heuristic")
@@ -37,28 +38,24 @@ class UrsuppePolicy:
         return self.name == "heuristic"
 
     def decide(self, view: Mapping[str, Any], seat: Seat, rng: random.Random) -> Action | None:
-        """The view alone does not say which amoeba is asked: hall bots call
-        :meth:`decide_table`; from a view only the ready answer is certain."""
-        return act.Bereit() if view.get("my_request") == "ZUG_BEREIT" else None
-
-    def decide_table(self, table: UrsuppeTable, seat: Seat, rng: random.Random) -> Action | None:
-        """The answer of ``seat`` to its pending request, or ``None`` if none is pending."""
-        to_move = table.to_move()
-        if seat not in to_move.seats:
+        """The answer of ``seat`` to the request its view shows, or ``None`` if none is
+        pending."""
+        request = view.get("request")
+        if not request:
             return None
-        g = table.state
-        prompts = table.resync(seat)
-        prompt = prompts[0] if prompts else None
-        if to_move.kind == "ZUG_GEN_KAUFEN":
+        g = state_from_view(view)
+        prompt = request["prompt"]
+        if request["kind"] == "ZUG_GEN_KAUFEN":
             return choose_purchase(g, seat, rng, heuristic=self.heuristic)
-        if isinstance(prompt, ev.ZugAmoebeSetzen) and not prompt.aufbau:
+        if request["kind"] == "ZUG_AMOEBE_SETZEN" and not prompt.get("aufbau", True):
             return choose_division(g, seat, rng, heuristic=self.heuristic)
-        legal = table.legal_actions(seat)
+        default = ACTIONS.decode(request["default"])
+        legal = [ACTIONS.decode(answer) for answer in request["answers"] or ()]
         if not legal:
-            return table.default_action(seat)
+            return default
         if not self.heuristic:
             return _random_answer(legal, rng)
-        return _heuristic_answer(table, g, seat, legal, rng)
+        return _heuristic_answer(g, seat, legal, default)
 
 
 def _random_answer(legal: list[Action], rng: random.Random) -> Action:
@@ -69,9 +66,7 @@ def _random_answer(legal: list[Action], rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
-def _heuristic_answer(
-    table: UrsuppeTable, g: TableState, seat: Seat, legal: list[Action], rng: random.Random
-) -> Action:
+def _heuristic_answer(g: TableState, seat: Seat, legal: list[Action], default: Action) -> Action:
     first = legal[0]
     if isinstance(first, act.Position):
         return max(legal, key=lambda a: a.position if isinstance(a, act.Position) else -1)
@@ -98,8 +93,7 @@ def _heuristic_answer(
     ]
     if declines:
         return declines[0]
-    default = table.default_action(seat)
-    return default if default is not None else rng.choice(legal)
+    return default
 
 
 def _amoeba_of(g: TableState, seat: Seat, number: int) -> Any:
