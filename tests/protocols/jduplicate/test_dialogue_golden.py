@@ -16,7 +16,9 @@ from pathlib import Path
 
 import mutf8
 import pytest
-from jduplicate_dialogue_support import V02, V10, JdClient, JdHarness, frame
+from jduplicate_dialogue_support import FIXTURE, V02, V10, JdClient, JdHarness, frame
+
+from gamehall.rules.words.lexicon import Lexicon
 
 DATA = Path(__file__).parent / "data"
 
@@ -43,6 +45,48 @@ DUPLICATE_SCRIPT: list[tuple[str, str]] = [
     ("jim", "<disconnect>Good bye everyone!</disconnect>"),
 ]
 
+BOGGLE_WORDS = Lexicon.from_words(["BAR", "BARD", "TAR", "MAT"])
+"""Words of the boggle grid this session deals (rows IEMU / ABRD / MTAR / GADO)."""
+
+BOGGLE_SCRIPT: list[tuple[str, str]] = [
+    ("ams", "PLAYERNAME|ams"),
+    ("ams", "CLIENTTYPE|JDuplicate Swing Client#0.12#0.2"),
+    ("jim", "<playername>jim</playername>"),
+    (
+        "jim",
+        "<clienttype><name>JDCC</name><version>0.5.10</version><protocolversion>1.0</protocolversion></clienttype>",
+    ),
+    ("ams", "CREATEGAMEREQUEST|Boggle night#60#BogEN#4#"),
+    ("jim", "<joingamerequest>Boggle night</joingamerequest>"),
+    ("ams", "STARTGAMEREQUEST|"),
+    ("ams", "MOVES|2&B&B#3&C&A#4&C&R#3&D&D#"),
+    ("ams", "MOVES|1&A&I#3&A&M#"),
+    (
+        "jim",
+        '<moves><letter x="2" y="B">B</letter><letter x="3" y="C">A</letter><letter x="4" y="C">R</letter>'
+        '<letter x="3" y="D">D</letter></moves>',
+    ),
+    (
+        "jim",
+        '<moves><letter x="2" y="C">T</letter><letter x="3" y="C">A</letter><letter x="4" y="C">R</letter></moves>',
+    ),
+    (
+        "jim",
+        '<moves><letter x="1" y="C">M</letter><letter x="1" y="B">A</letter><letter x="2" y="C">T</letter></moves>',
+    ),
+    ("jim", "<startturnrequest/>"),
+    ("@", "60"),
+    ("@", "5"),
+    ("jim", "<startturnrequest/>"),
+    ("ams", "STARTTURNREQUEST|"),
+    ("luc", "CLIENTTYPE|JDCC#0.5.10#0.2"),
+    ("luc", "PLAYERNAME|luc"),
+    ("luc", "JOINGAMEREQUEST|Boggle night"),
+    ("ams", "KICKREQUEST|luc#Because i want to :)"),
+    ("luc", "JOINGAMEREQUEST|Boggle night"),
+    ("jim", "EOF"),
+]
+
 
 def _bodies(client: JdClient, start: int) -> list[str]:
     texts = []
@@ -51,16 +95,24 @@ def _bodies(client: JdClient, start: int) -> list[str]:
     return texts
 
 
-def run_script(script: list[tuple[str, str]], *, bytewise: bool) -> list[str]:
-    """The session's transcript lines (see the module docstring)."""
-    harness = JdHarness(bags=["BIS?RTU"], bytewise=bytewise)
-    clients = {"ams": harness.connect("ams", V02), "jim": harness.connect("jim", V10)}
-    seen = dict.fromkeys(clients, 0)
+def run_script(script: list[tuple[str, str]], *, bytewise: bool, lexicon: Lexicon = FIXTURE) -> list[str]:
+    """The session's transcript lines (see the module docstring). ``name> EOF`` is that
+    client's socket going away without DISCONNECT."""
+    harness = JdHarness(bags=["BIS?RTU"], bytewise=bytewise, lexicon=lexicon)
+    versions = {"ams": V02, "jim": V10, "luc": V02}
+    clients: dict[str, JdClient] = {}
+    seen: dict[str, int] = {}
     lines: list[str] = []
     for who, text in script:
+        if who != "@" and who not in clients:  # each connects just before its first frame
+            clients[who] = harness.connect(who, versions[who])
+            seen[who] = 0
         if who == "@":
             harness.advance(float(text))
             lines.append(f"@ {text}")
+        elif text == "EOF":
+            clients[who].hang_up()
+            lines.append(f"{who}> EOF")
         else:
             clients[who].send_raw(frame(text))
             lines.append(f"{who}> {text}")
@@ -88,10 +140,32 @@ def test_the_duplicate_transcript_names_the_notes_examples() -> None:
     )
 
 
+def test_the_boggle_transcript_names_the_notes_examples() -> None:
+    recorded = (DATA / "golden_boggle.txt").read_text(encoding="utf-8").splitlines()
+    assert "ams< ERROR|60301#3&A" in recorded
+    assert "ams< WORDRESULTS|1#ams#BARD~0~dup&" in recorded
+    assert "ams< WORDRESULTS|1#jim#TAR~1~ok&MAT~1~ok&BARD~0~dup&" in recorded
+    assert "ams< WAITINGFORSTARTTURN|2" in recorded
+    assert "luc< KICK|luc#ams#Because i want to :)" in recorded
+    assert "luc< ERROR|40007#Boggle night" in recorded
+    lost = recorded.index("jim> EOF")
+    assert recorded[lost + 1 : lost + 4] == [
+        "ams< PLAYERLEFT|jim#",
+        "ams< GAMEINFOS|Boggle night#ams#60#60#boggle##4#INGAME#2#english-lp#ams&",
+        "ams< USERDISCONNECTED|jim#",
+    ]
+
+
 @pytest.mark.parametrize("bytewise", [False, True])
-def test_the_duplicate_session_replays_byte_for_byte(bytewise: bool) -> None:
-    path = DATA / "golden_duplicate.txt"
-    lines = run_script(DUPLICATE_SCRIPT, bytewise=bytewise)
+@pytest.mark.parametrize(
+    ("name", "script", "lexicon"),
+    [("duplicate", DUPLICATE_SCRIPT, FIXTURE), ("boggle", BOGGLE_SCRIPT, BOGGLE_WORDS)],
+)
+def test_the_session_replays_byte_for_byte(
+    bytewise: bool, name: str, script: list[tuple[str, str]], lexicon: Lexicon
+) -> None:
+    path = DATA / f"golden_{name}.txt"
+    lines = run_script(script, bytewise=bytewise, lexicon=lexicon)
     if os.environ.get("JDUP_RECORD") and not bytewise:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert lines == path.read_text(encoding="utf-8").splitlines()
