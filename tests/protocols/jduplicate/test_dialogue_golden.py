@@ -68,11 +68,13 @@ BOGGLE_SCRIPT: list[tuple[str, str]] = [
     ),
     (
         "jim",
-        '<moves><letter x="2" y="C">T</letter><letter x="3" y="C">A</letter><letter x="4" y="C">R</letter></moves>',
+        '<moves><letter x="2" y="C">T</letter><letter x="3" y="C">A</letter>'
+        '<letter x="4" y="C">R</letter></moves>',
     ),
     (
         "jim",
-        '<moves><letter x="1" y="C">M</letter><letter x="1" y="B">A</letter><letter x="2" y="C">T</letter></moves>',
+        '<moves><letter x="1" y="C">M</letter><letter x="1" y="B">A</letter>'
+        '<letter x="2" y="C">T</letter></moves>',
     ),
     ("jim", "<startturnrequest/>"),
     ("@", "60"),
