@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from gamehall.protocols._core import Clock, HallError, HallPort
+from gamehall.protocols._core import Clock, HallError, HallPort, Session
 from gamehall.protocols.jduplicate import messages as m
 from gamehall.rules._core import JSON, ConfigError
 
@@ -38,6 +38,9 @@ class Member(Protocol):
 
     @property
     def game(self) -> JdGame | None: ...
+
+    @property
+    def session(self) -> Session | None: ...
 
     def send(self, message: m.ServerMessage) -> None: ...
 
@@ -166,7 +169,7 @@ class JdLobby:
         if game.state is not m.GameState.INGAME or not game.room_open:
             return 0
         try:
-            armed = dict(self.hall_room_timers(game))
+            armed = dict(self._room_timers(game))
         except HallError:
             armed = {}
         left = [
@@ -176,12 +179,11 @@ class JdLobby:
         ]
         return round(max(left)) if left else 0
 
-    def hall_room_timers(self, game: JdGame) -> list[tuple[str, float]]:
+    def _room_timers(self, game: JdGame) -> list[tuple[str, float]]:
+        """The room's armed timers, through any member's session (the lobby has none)."""
         for member in game.members:
-            session = getattr(member, "session", None)
-            if session is not None:
-                timers: list[tuple[str, float]] = session.room(game.room_id).timers()
-                return timers
+            if member.session is not None:
+                return member.session.room(game.room_id).timers()
         return []
 
     def broadcast_gameinfos(self, game: JdGame, *, but: Member | None = None) -> None:
