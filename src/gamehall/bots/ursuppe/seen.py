@@ -4,8 +4,8 @@ The in-hall policy (:mod:`.policy`) judges positions with the engine's own rule 
 (:mod:`.judgement`), which take a :class:`TableState`. It never touches the real table: it
 rebuilds one from the view, the way the wire player rebuilds one from the STATUS and
 SPIELFELD blocks (:func:`gamehall.bots.ursuppe.player.mirror`). The view does not show the
-environment deck's order, so the rebuilt deck is the unshuffled default one (only its length
-is ever read), and the rebuilt random source is a fixed one the policy never draws from.
+environment deck's order, so the rebuilt deck only has the right length (copies of the
+face-up card), and the rebuilt random source is a fixed one the policy never draws from.
 
 Genes carry no purchase round in the view; they count as bought in an earlier round. That is
 exact whenever a bot builds a purchase (every gene it owns then is from an earlier round) or
@@ -14,34 +14,53 @@ a division (which does not look at rounds).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
-from gamehall.rules.ursuppe import new_game
+from gamehall.rules._core import JSON, Rng
+from gamehall.rules.ursuppe import check_config
 from gamehall.rules.ursuppe.board import Board
 from gamehall.rules.ursuppe.environment import EnvironmentCard
 from gamehall.rules.ursuppe.genes import Gene
 from gamehall.rules.ursuppe.state import Amoeba, Player, TableState
 
 
+@functools.lru_cache(maxsize=16)
+def _config(players: int, ladder_length: int, finish_zone: int, timeout_ms: int) -> Mapping[str, JSON]:
+    return check_config(
+        {
+            "players": players,
+            "shuffle_deck": False,
+            "ladder_length": ladder_length,
+            "finish_zone": finish_zone,
+            "timeout_ms": timeout_ms,
+        }
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _board(mask: tuple[str, ...]) -> Board:
+    """Boards are never changed after construction, so equal masks share one."""
+    return Board(mask)
+
+
 def state_from_view(view: Mapping[str, Any]) -> TableState:
     """The public table state the view describes (see the module docstring)."""
     players = int(view["players"])
-    config = {
-        "players": players,
-        "shuffle_deck": False,
-        "ladder_length": int(view["ladder_length"]),
-        "finish_zone": int(view["finish_zone"]),
-        "timeout_ms": int(view["timeout_ms"]),
-    }
-    g = new_game(config, 0).state
-    g.board = Board(tuple(str(row) for row in view["board"]))
+    config = _config(players, int(view["ladder_length"]), int(view["finish_zone"]), int(view["timeout_ms"]))
     direction, ozone = view["card"]
-    g.card = EnvironmentCard(int(direction), int(ozone))
+    card = EnvironmentCard(int(direction), int(ozone))
+    g = TableState(
+        config=config,
+        players=players,
+        board=_board(tuple(str(row) for row in view["board"])),
+        rng=Rng(0),
+        deck=[card] * int(view["cards_left"]),
+        card=card,
+    )
     g.round = int(view["round"])
     g.phase = str(view["phase"])
-    g.seats = {}
-    g.amoebas = {}
     for entry in view["seats"]:
         farbe = int(entry["seat"])
         player = Player(
