@@ -24,7 +24,8 @@ export function renderRoom(app, main) {
 
 function fillHeader(app, room) {
   // Redraw only on a real change: a button replaced under the pointer loses its click.
-  const signature = JSON.stringify([room.info, room.seat, room.ended, room.timers.map((t) => t.key)]);
+  const shownBy = room.info ? app.renderer(room.info.game).id || "generic" : ""; // see fillTable
+  const signature = JSON.stringify([room.info, room.seat, room.ended, room.timers.map((t) => t.key), shownBy]);
   if (current.headerSignature === signature) return;
   current.headerSignature = signature;
   const info = room.info;
@@ -65,10 +66,13 @@ function fillHeader(app, room) {
 function fillTable(app, room, force = false) {
   if (!room.view) { replace(current.table, h("p", { class: "muted", text: "Loading the table…" })); return; }
   const signature = JSON.stringify([room.view, room.seat, room.ended, room.timers.map((t) => t.key)]);
-  if (!force && current.tableSignature === signature) return;
-  current.tableSignature = signature;
   const info = room.info;
   const renderer = app.renderer(info ? info.game : room.view.game);
+  // The renderer counts too: after a reload the first view may be drawn by generic.js before
+  // the game's own module has loaded.
+  if (!force && current.tableSignature === signature && current.tableRenderer === renderer) return;
+  current.tableSignature = signature;
+  current.tableRenderer = renderer;
   const ctx = {
     app, room, view: room.view, seat: room.seat, me: app.state.name, info, timers: room.timers,
     game: info ? app.state.games.get(info.game) : null,
