@@ -189,8 +189,8 @@ function clear(draft) {
 // ------------------------------------------------------------------------------ rendering
 
 /**
- * The board (with the blank's letter chooser) and the rack panel (rack and move controls), to
- * place apart: {board, rack}.
+ * The board and the rack panel (rack, the blank's letter chooser, move controls), to place
+ * apart: {board, rack}.
  * @param ctx the renderer context
  * @param opts {canPlay: may place tiles now, scrabble: exchange/pass offered}
  */
@@ -210,10 +210,11 @@ export function boardArea(ctx, { canPlay, scrabble }) {
   };
   active = { ctx, draft, board, rack, canPlay, send };
   return {
-    board: h("div", { class: "wd-boardwrap" }, boardGrid(ctx, v, board, rack, draft, canPlay), blankChooser(ctx, draft)),
+    board: h("div", { class: "wd-boardwrap" }, boardGrid(ctx, v, board, rack, draft, canPlay)),
     rack: rack.length ? h("section", { class: "wd-panel wd-rackpanel", "aria-label": "Your rack" },
       h("h3", { text: v.mode === "duplicate" ? "The rack (everyone plays it)" : "Your rack" }),
       rackRow(ctx, v, rack, draft, canPlay),
+      blankChooser(ctx, draft),
       controls(ctx, v, board, rack, draft, canPlay, scrabble, send)) : null,
   };
 }
@@ -228,7 +229,14 @@ function boardGrid(ctx, v, board, rack, draft, canPlay) {
       squares.push(square(ctx, v, board, rack, draft, canPlay, row, col, recent, ghostAt));
     }
   }
-  return h("div", { class: "wd-board", role: "group", "aria-label": "Board, 15 by 15; rows A to O, columns 1 to 15", testid: "words-board" }, squares);
+  const grid = h("div", { class: "wd-board", role: "group", "aria-label": "Board, 15 by 15; rows A to O, columns 1 to 15", testid: "words-board" }, squares);
+  // Keyboard users keep their place: the squares are rebuilt on each change, so focus follows
+  // the cursor square into the new board.
+  const focused = document.activeElement;
+  if (focused instanceof HTMLElement && focused.closest(".wd-board")) {
+    queueMicrotask(() => (grid.querySelector('.wd-sq[tabindex="0"]') || grid.firstChild).focus());
+  }
+  return grid;
 }
 
 function square(ctx, v, board, rack, draft, canPlay, row, col, recent, ghostAt) {
@@ -273,7 +281,7 @@ function square(ctx, v, board, rack, draft, canPlay, row, col, recent, ghostAt) 
     testid: "square",
     dataset: { row: String(row), col: String(col), glyph: glyph || "" },
     "aria-label": described,
-    tabindex: isCursor || (row === 0 && col === 0) ? "0" : "-1",
+    tabindex: isCursor || (!isCursorShown(draft, canPlay) && row === 0 && col === 0) ? "0" : "-1",
     onclick: click,
     ondragover: droppable ? (e) => { e.preventDefault(); e.currentTarget.classList.add("dragover"); } : null,
     ondragleave: droppable ? (e) => e.currentTarget.classList.remove("dragover") : null,
@@ -289,6 +297,10 @@ function square(ctx, v, board, rack, draft, canPlay, row, col, recent, ghostAt) 
     glyph ? [glyph === "?" ? "?" : glyph.toUpperCase(), h("sub", { text: String(tileValue(v.letters, glyph)) })]
       : premium !== "." && !(row === START[0] && col === START[1]) ? PREMIUM_SHORT[premium] : null,
     isCursor ? h("span", { class: "arrow", "aria-hidden": "true", text: draft.cursor.down ? "↓" : "→" }) : null);
+}
+
+function isCursorShown(draft, canPlay) {
+  return Boolean(canPlay && draft.cursor);
 }
 
 function blankChooser(ctx, draft) {
@@ -371,6 +383,6 @@ function controls(ctx, v, board, rack, draft, canPlay, scrabble, send) {
     }) : null,
     scrabble ? h("button", { type: "button", testid: "pass", onclick: () => ctx.act({ type: "Moves", tiles: [] }), text: "Pass" }) : null,
     h("span", { class: "wd-preview", testid: "move-preview", role: "status" },
-      shown ? `${shown.ref} ${shown.word}` : draft.tiles.length ? "tiles not in one line" : ""),
+      shown ? `${shown.ref} ${shown.word}` : pendingBlank ? "" : draft.tiles.length ? "tiles not in one line" : ""),
     h("p", { class: "muted wd-help", text: "Drag a tile onto the board, or click a square (twice for down) and type. Backspace undoes, Enter sends." }));
 }

@@ -37,7 +37,7 @@ export const STYLE = `
 .wd-tile.static { cursor: default; }
 .wd-controls { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
 .wd-preview { font-variant-numeric: tabular-nums; }
-.wd-blank { display: flex; gap: .5rem; align-items: center; background: var(--select); color: #1d1b18; padding: .4rem .7rem; border-radius: var(--radius); }
+.wd-blank { margin-bottom: .6rem; display: flex; gap: .5rem; align-items: center; background: var(--select); color: #1d1b18; padding: .4rem .7rem; border-radius: var(--radius); }
 .wd-blank input { width: 3rem; text-transform: uppercase; text-align: center; }
 .wd-help { font-size: .85rem; margin: 0; }
 .wd-scores { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
