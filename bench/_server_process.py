@@ -11,8 +11,9 @@ With two cores, the benchmark can pin the server to one and its clients to the o
 (:func:`pin`), so the figures say what one server core does. Linux only (``/proc``,
 ``sched_setaffinity``).
 
-Run as a script, this module is the echo server child: ``python _server_process.py echo PORT
-LIFETIME``.
+Run as a script, this module is the echo server child (``python _server_process.py echo PORT
+LIFETIME``) or the gamehall server with its slow garbage collections logged
+(``python _server_process.py gamehall GC_LOG serve ...``).
 """
 
 from __future__ import annotations
@@ -258,6 +259,7 @@ def gamehall_server(
     *,
     core: int | None = SERVER_CORE,
     profile_to: str | None = None,
+    gc_log: str | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> Iterator[ChildServer]:
     """The real server (``python -m gamehall.cli serve``) on a fresh SQLite file in a temporary
@@ -265,14 +267,20 @@ def gamehall_server(
 
     Every other listener is switched off. ``profile_to`` runs it under ``python -m cProfile
     -o PATH`` (the profile is written when the server exits after SIGTERM). ``environ`` adds
-    ``GAMEHALL_*`` variables (server limits).
+    ``GAMEHALL_*`` variables (server limits). ``gc_log`` (without ``profile_to``) runs it
+    through :func:`_serve_with_gc_log`, which appends the server's slow garbage collections
+    to that file (see :func:`read_gc_log`).
     """
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="gamehall-bench-") as tmp:
         command: list[str] = [sys.executable]
         if profile_to is not None:
-            command += ["-m", "cProfile", "-o", profile_to]
-        command += ["-m", "gamehall.cli", "serve", "--bind", LOOPBACK, "--db", str(Path(tmp) / "bench.db")]
+            command += ["-m", "cProfile", "-o", profile_to, "-m", "gamehall.cli"]
+        elif gc_log is not None:
+            command += [str(Path(__file__).resolve()), "gamehall", gc_log]
+        else:
+            command += ["-m", "gamehall.cli"]
+        command += ["serve", "--bind", LOOPBACK, "--db", str(Path(tmp) / "bench.db")]
         command += ["--aah-port", str(port), "--web-port", "0", "--log-level", "WARNING"]
         for key, value in settings.items():
             command += ["--set", f"aah.{key}={value}"]
@@ -327,8 +335,66 @@ def _serve_echo(argv: Sequence[str]) -> None:
     loop.close()
 
 
+GC_LOGGED_MS = 5.0
+"""Collections at least this long are logged (every full collection is)."""
+
+
+def _serve_with_gc_log(log_path: str, argv: list[str]) -> int:
+    """Child body: ``gamehall`` with ``argv``, logging slow garbage collections (one line
+    ``<perf_counter at the end> <generation> <milliseconds>`` each) to ``log_path``.
+
+    The server's collector is not tuned by the project, and a full collection stops the
+    event loop for as long as it takes to walk every tracked object: the benchmark reports
+    those pauses beside the latencies they cause. ``perf_counter`` is the monotonic clock,
+    shared with the benchmark process.
+    """
+    import gc
+
+    log = open(log_path, "a", buffering=1, encoding="ascii")  # noqa: SIM115 - open for the process lifetime
+    started: list[float] = [0.0]
+
+    def on_collection(phase: str, info: dict[str, int]) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            started[0] = now
+            return
+        milliseconds = (now - started[0]) * 1000
+        if info["generation"] == 2 or milliseconds >= GC_LOGGED_MS:
+            log.write(f"{now:.6f} {info['generation']} {milliseconds:.1f}\n")
+
+    gc.callbacks.append(on_collection)
+    from gamehall.cli import main
+
+    return main(argv)
+
+
+@dataclass(frozen=True, slots=True)
+class GcPauses:
+    """The server's logged collections inside a window."""
+
+    full: int
+    longest_ms: float
+    total_ms: float
+
+
+def read_gc_log(log_path: str, since: float, until: float) -> GcPauses:
+    """The collections of ``log_path`` that ended between ``since`` and ``until``
+    (``perf_counter`` values)."""
+    full, longest, total = 0, 0.0, 0.0
+    with contextlib.suppress(OSError), open(log_path, encoding="ascii") as log:
+        for line in log:
+            at, generation, milliseconds = line.split()
+            if since <= float(at) <= until:
+                full += generation == "2"
+                longest = max(longest, float(milliseconds))
+                total += float(milliseconds)
+    return GcPauses(full, longest, total)
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "echo":
         _serve_echo(sys.argv[2:])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "gamehall":
+        sys.exit(_serve_with_gc_log(sys.argv[2], sys.argv[3:]))
     else:
-        sys.exit("usage: _server_process.py echo PORT LIFETIME_S")
+        sys.exit("usage: _server_process.py echo PORT LIFETIME_S | gamehall GC_LOG serve ARGS...")

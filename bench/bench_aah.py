@@ -33,6 +33,7 @@ import multiprocessing
 import os
 import pstats
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,11 +48,13 @@ from _server_process import (
     CLIENT_CORE,
     SERVER_CORE,
     ChildServer,
+    GcPauses,
     echo_server,
     gamehall_server,
     machine_summary,
     pin,
     raise_nofile_limit,
+    read_gc_log,
     wait_for_quiet,
 )
 from bench_echo_baseline import EchoResult, _new_loop, _percentile, measure_round_trips
@@ -157,6 +160,7 @@ class GameRun:
     join_s: float
     other_cpu: float
     core_busy: tuple[float, float]
+    gc_pauses: GcPauses
 
 
 def _merge(results: Sequence[WindowResult]) -> WindowResult:
@@ -179,7 +183,14 @@ def _merge(results: Sequence[WindowResult]) -> WindowResult:
 
 
 def play_games(
-    server: ChildServer, tables: int, *, duration: float, warmup: float, clients: int, pinned: bool
+    server: ChildServer,
+    tables: int,
+    *,
+    duration: float,
+    warmup: float,
+    clients: int,
+    pinned: bool,
+    gc_log: str | None = None,
 ) -> GameRun:
     """Seat ``tables`` x 3 wire bots in ``clients`` worker processes, let the games run for
     ``warmup`` seconds, then measure ``duration`` seconds."""
@@ -214,6 +225,7 @@ def play_games(
             pipe.send(("measure", duration))
         time.sleep(duration)
         after = server.usage()
+        gc_pauses = read_gc_log(gc_log, before.at, after.at) if gc_log else GcPauses(0, 0.0, 0.0)
         window = _merge([_receive(pipe, 30.0)[1] for pipe in pipes])
         client_cpu = window.cpu_s / window.seconds if window.seconds else 0.0
         return GameRun(
@@ -226,6 +238,7 @@ def play_games(
             join_s,
             after.machine_share_since(before) - after.cpu_share_since(before) - client_cpu,
             (after.core_share_since(before, SERVER_CORE), after.core_share_since(before, CLIENT_CORE)),
+            gc_pauses,
         )
     finally:
         for worker in workers:
@@ -325,11 +338,19 @@ def run_games_part(tables: int, args: argparse.Namespace) -> None:
     with echo_server(duration + QUIET_WAIT_S[0] + 60, core=SERVER_CORE if args.pin else None) as echo:
         baseline = round_trips(echo, connections, duration, "echo (raw uvloop)")
     settings = game_settings(tables, args.aplimit)
-    with gamehall_server(settings, core=SERVER_CORE if args.pin else None, environ=SERVER_LIMITS) as server:
+    gc_log = str(Path(tempfile.mkdtemp(prefix="gamehall-bench-gc-")) / "gc.log")
+    core = SERVER_CORE if args.pin else None
+    with gamehall_server(settings, core=core, environ=SERVER_LIMITS, gc_log=gc_log) as server:
         ping = round_trips(server, connections, duration, "gamehall PING -> PONG")
         clients = args.clients or 1
         run = play_games(
-            server, tables, duration=duration, warmup=args.warmup, clients=clients, pinned=args.pin
+            server,
+            tables,
+            duration=duration,
+            warmup=args.warmup,
+            clients=clients,
+            pinned=args.pin,
+            gc_log=gc_log,
         )
     window = run.window
     placement = "pinned: server core 0, clients core 1" if args.pin else "not pinned"
@@ -345,6 +366,11 @@ def run_games_part(tables: int, args: argparse.Namespace) -> None:
         f"bots closed {window.closed_bots}; violations {len(window.violations)}; "
         f"server RSS {run.server_rss / 2**20:.0f} MiB; cores busy (anyone): "
         f"core {SERVER_CORE} {run.core_busy[0]:.0%}, core {CLIENT_CORE} {run.core_busy[1]:.0%}"
+    )
+    pauses = run.gc_pauses
+    print(
+        f"server garbage collections in the window: {pauses.full} full, longest pause "
+        f"{pauses.longest_ms:.0f} ms, {pauses.total_ms:.0f} ms in all (pauses of 5 ms or more)"
     )
     busiest = max(window.phase_counts) / window.actions if window.actions else 0.0
     print(
