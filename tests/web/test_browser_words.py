@@ -19,12 +19,8 @@ from typing import Any
 
 import pytest
 
-import gamehall.server.app as server_app
 from gamehall.bots.words.grid import grid_words
 from gamehall.config import ServerConfig
-from gamehall.games import game_types
-from gamehall.rules._core import GameType
-from gamehall.rules.words import GAME_TYPE as WORDS
 from gamehall.rules.words.duplicate import DuplicateTable
 from gamehall.rules.words.moves import Move
 from gamehall.rules.words.settings import shared_lexicon
@@ -81,14 +77,7 @@ class ServerThread:
 
 
 @pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ServerThread]:
-    """A server hosting the word games (added here while games.py does not list them yet)."""
-    hosted = game_types
-
-    def with_words(**kwargs: Any) -> dict[str, GameType]:
-        return {**hosted(**kwargs), "words": WORDS}
-
-    monkeypatch.setattr(server_app, "game_types", with_words)
+def server() -> Iterator[ServerThread]:
     thread = ServerThread()
     thread.start()
     try:
