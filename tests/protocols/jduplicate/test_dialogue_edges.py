@@ -114,3 +114,40 @@ def test_an_empty_moves_in_duplicate_withdraws_the_submission() -> None:
     ams.send_raw(frame("MOVES|"))
     harness.advance(125)
     assert "ENDOFTURN|1#H5#BISe#10#5~H~B&6~H~I&7~H~S&8~H~e&#ams~-~-~0~none&" in ams.take()
+
+
+class _Browser:
+    """A listener of another protocol (what the web dialogue would be), receiving nothing here."""
+
+    def deliver(self, room_id: str, delivery: object) -> None:
+        pass
+
+    def hall_event(self, event: object) -> None:
+        pass
+
+    def ended(self, room_id: str, reason: object, text: str) -> None:
+        pass
+
+    def disconnect(self, reason: object, text: str) -> None:
+        pass
+
+
+def test_a_player_of_another_protocol_at_a_jduplicate_table() -> None:
+    harness = JdHarness()
+    ams = harness.user("ams")
+    bob = harness.user("bob")
+    ams.send(m.CreateGameRequest("g", 120, "DupEN", 8, ""))
+    harness.take_all()
+    web = harness.hall.login("wendy", _Browser(), protocol="web")  # type: ignore[arg-type]
+    room_id = harness.hall.rooms("words")[0].room_id
+    web.join(room_id)
+    harness.settle()
+    infos = "GAMEINFOS|g#ams#120#0#duplicate##8#WAITING#0#english#ams&wendy&"
+    assert ams.take() == ["PLAYERJOINED|wendy", infos]
+    assert bob.take() == ["HNPLAYERJOINED|wendy#g", infos]
+    ams.send(m.KickRequest("wendy", "wrong table"))
+    assert ams.take() == [
+        "KICK|wendy#ams#wrong table",
+        "GAMEINFOS|g#ams#120#0#duplicate##8#WAITING#0#english#ams&",
+    ]
+    assert bob.take()[0] == "HNPLAYERLEFT|wendy#g"

@@ -326,7 +326,7 @@ def kick(d: JdDialogue, message: m.KickRequest) -> None:
     target = lobby.users.get(player.casefold())
     if target is not None and target.game is game:
         target.kicked_out(game, d.user_name, reason)
-    else:  # a player of another protocol: the hall removes the seat
+    else:  # a player of another protocol (browser, hall bot): the hall removes the seat
         seat = next(s for s, n in game.table.seat_names().items() if n == player)
         game.departing[player.casefold()] = Departure(reason, d.user_name)
         try:
@@ -335,9 +335,7 @@ def kick(d: JdDialogue, message: m.KickRequest) -> None:
             raise hall_refusal(error, game_name=game.name) from None
         finally:
             game.departing.pop(player.casefold(), None)
-        game.kicked.add(player.casefold())
-        lobby.send_hall(m.HnPlayerLeft(player, game.name))
-        lobby.broadcast_gameinfos(game)
+        game.kicked.add(player.casefold())  # HNPLAYERLEFT and GAMEINFOS follow the room's SeatLeft
 
 
 def leave_game(d: JdDialogue, message: m.LeaveGameRequest) -> None:
