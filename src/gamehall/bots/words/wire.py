@@ -27,6 +27,7 @@ from gamehall.bots.words.grid import best_first, grid_words
 from gamehall.protocols._core import NEED_DATA
 from gamehall.protocols.jduplicate import messages as m
 from gamehall.protocols.jduplicate.codec import JDuplicateCodec, Side
+from gamehall.protocols.jduplicate.outbound import engine_tile, wire_tile
 from gamehall.rules.words.board import Board
 from gamehall.rules.words.letters import LETTER_SETS
 from gamehall.rules.words.letters import Tile as BoardTile
@@ -45,14 +46,6 @@ BOGGLE_WORDS_PER_ROUND: Final = 12
 def strength_of(policy: str) -> float:
     """``heuristic`` (or ``top``) plays the top; ``random`` picks among the best few."""
     return 1.0 if policy in ("heuristic", "top") else 0.5
-
-
-def engine_tile(tile: m.Tile) -> tuple[int, int, str]:
-    return (ord(tile.y) - ord("A"), tile.x - 1, tile.glyph.lower() if tile.blank else tile.glyph)
-
-
-def wire_tile(row: int, col: int, glyph: str) -> m.Tile:
-    return m.Tile(col + 1, chr(ord("A") + row), glyph.upper(), blank=glyph.islower())
 
 
 @dataclass(slots=True)
