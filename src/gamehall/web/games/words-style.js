@@ -10,6 +10,8 @@ export const STYLE = `
 .wd-side { flex: 1 1 17rem; max-width: 30rem; display: flex; flex-direction: column; gap: .7rem; min-width: 0; }
 .wd-panel { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: .7rem .9rem; }
 .wd-panel h3 { margin: .1rem 0 .5rem; }
+.wd-panel > p:first-child { margin-top: 0; }
+.wd-panel > p:last-child { margin-bottom: 0; }
 .wd-board { display: grid; grid-template-columns: repeat(15, minmax(0, 1fr)); grid-template-rows: repeat(15, minmax(0, 1fr)); gap: 2px; width: min(100%, 40rem, calc(100vh - 17rem)); min-width: min(100%, 20rem); aspect-ratio: 1; background: #7d8f7a; padding: 3px; border-radius: 6px; user-select: none; }
 .wd-sq { min-height: 0; padding: 0; border: 0; border-radius: 2px; background: #e9e2cc; color: #1d1b18; font-size: clamp(.45rem, 1.3vw, .62rem); font-weight: 600; display: flex; align-items: center; justify-content: center; position: relative; line-height: 1; overflow: hidden; }
 .wd-sq.p-T { background: #d9534f; color: #fff; }
