@@ -151,3 +151,22 @@ def test_a_player_of_another_protocol_at_a_jduplicate_table() -> None:
         "GAMEINFOS|g#ams#120#0#duplicate##8#WAITING#0#english#ams&",
     ]
     assert bob.take()[0] == "HNPLAYERLEFT|wendy#g"
+
+
+def test_a_browser_table_is_listed_and_joinable() -> None:
+    harness = JdHarness()
+    web = harness.hall.login("wendy", _Browser(), protocol="web")  # type: ignore[arg-type]
+    info = web.create_room("words", {"preset": "ScrEN", "max_players": 2}, title="Web table")
+    web.join(info.room_id)
+    web.create_room("words", {"preset": "DupEN"}, title="Web table")  # same title: listed by room id
+    ams = harness.connect("ams")
+    ams.login()
+    lines = ams.take()
+    listed = next(line for line in lines if line.startswith("SERVERGAMELIST|"))
+    assert listed.startswith("SERVERGAMELIST|Web table#words-")
+    assert "GAMEINFOS|Web table#wendy#120#0#scrabble##2#WAITING#0#english#wendy&" in lines
+    ams.send(m.JoinGameRequest("Web table"))
+    assert ams.take()[:2] == [
+        "PLAYERJOINED|ams",
+        "GAMEINFOS|Web table#wendy#120#0#scrabble##2#WAITING#0#english#wendy&ams&",
+    ]

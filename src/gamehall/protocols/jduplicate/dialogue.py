@@ -294,6 +294,7 @@ class JdDialogue:
         self.send(m.WelcomeMessage(WELCOME_TEXT))
         self.send(m.ServerUserList(lobby.user_names()))
         self.send(m.HallUserList(lobby.hall_user_names()))
+        requests.adopt_foreign_games(self)
         games = list(lobby.games.values())
         self.send(m.ServerGameList(tuple(g.name for g in games)))
         for game in games:

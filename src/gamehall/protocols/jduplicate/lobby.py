@@ -73,6 +73,9 @@ class JdGame:
     departing: dict[str, Departure] = field(default_factory=dict)
     room_open: bool = True
     gameinfos_pending: bool = False
+    foreign: bool = False
+    """Opened in the hall by another protocol (the browser) and listed here so that
+    JDuplicate clients can join it; forgotten once its room is gone and no one is in it."""
 
     @property
     def rules(self) -> m.Rules:

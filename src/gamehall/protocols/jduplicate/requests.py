@@ -33,6 +33,8 @@ from gamehall.protocols.jduplicate.outbound import (
     letter_set,
 )
 from gamehall.protocols.jduplicate.refusals import (
+    DESCRIPTION_MAX,
+    FORBIDDEN_IN_NAMES,
     Refusal,
     check_chat,
     check_description,
@@ -174,6 +176,43 @@ def create_game(d: JdDialogue, message: m.CreateGameRequest) -> None:
     lobby.send_hall(m.HnPlayerJoined(d.user_name, name), but=d)
 
 
+def adopt_foreign_games(d: JdDialogue) -> None:
+    """List the open ``words`` rooms other protocols created (without a password) as games,
+    under their title when it is a valid, free game name, else under their room id; forget
+    such games once their room is gone and no JDuplicate player is in them. **Decision (ours).**"""
+    lobby = d.lobby
+    session = d.session
+    if session is None:
+        return
+    rooms = {info.room_id: info for info in lobby.hall.rooms(GAME_ID)}
+    for game in [g for g in lobby.games.values() if g.foreign and g.room_id not in rooms and not g.members]:
+        del lobby.games[game.name.casefold()]
+    known = {g.room_id for g in lobby.games.values()}
+    for info in rooms.values():
+        if info.room_id in known or info.has_password or info.finished:
+            continue
+        try:
+            name = check_game_name(info.title)
+        except Refusal:
+            name = info.room_id
+        if lobby.game(name) is not None:
+            name = info.room_id
+        extra = info.extra.get("description")
+        description = "".join(ch for ch in str(extra or "") if ch not in FORBIDDEN_IN_NAMES)[:DESCRIPTION_MAX]
+        config = info.config
+        time, players = config.get("time_per_turn"), config.get("max_players")
+        lobby.games[name.casefold()] = JdGame(
+            name=name,
+            room_id=info.room_id,
+            preset=str(config.get("preset", "")),
+            timeperturn=time if isinstance(time, int) else 0,
+            maxplayers=players if isinstance(players, int) else info.max_seats,
+            description=description,
+            table=session.room(info.room_id).game,
+            foreign=True,
+        )
+
+
 def join_game(d: JdDialogue, message: m.JoinGameRequest) -> None:
     """PLAYERJOINED, GAMEINFOS, LETTERSET, BOARDTYPE, BOARD to the joiner, then (running game)
     SCORES, STARTOFTURN, HAND; PLAYERJOINED to the players; HNPLAYERJOINED to the hall;
@@ -184,6 +223,7 @@ def join_game(d: JdDialogue, message: m.JoinGameRequest) -> None:
     if not name:
         raise Refusal(E.NO_JOIN_GAME_NAME)
     lobby = d.lobby
+    adopt_foreign_games(d)
     game = lobby.game(name)
     if game is None:
         raise Refusal(E.UNKNOWN_GAME, name)
