@@ -115,7 +115,8 @@ class JdDialogue:
         self.session: Session | None = None
         self._name: str | None = None
         self._client_ok = False
-        self._game: JdGame | None = None
+        self.game: JdGame | None = None
+        """The game this user is in (``None``: in the hall)."""
         self._idle_s = idle_s
         self._last_frame = clock.now()
         self._frame_times: deque[float] = deque()
@@ -135,28 +136,17 @@ class JdDialogue:
     def user_name(self) -> str:
         return self._name or ""
 
-    @property
-    def game(self) -> JdGame | None:
-        return self._game
-
-    @game.setter
-    def game(self, value: JdGame | None) -> None:
-        self._game = value
-
-    @property
-    def logged_in(self) -> bool:
-        return self.state is State.LOGGED_IN
-
     def send(self, message: m.ServerMessage) -> None:
         """Write one message (never a frame over 65535 bytes: 99999 instead, note §2.5)."""
         if self.state is State.CLOSED:
             return
         try:
             data = self.codec.encode(message)
-        except (FrameTooLong, ValueError) as exc:
+        except ValueError as exc:  # too long, or a name from another protocol 0.2 cannot carry
             kind = type(message).__name__
             log.warning("JDuplicate %s (%s): %s not sent: %s", self.wire.peer, self._name, kind, exc)
-            data = self.codec.encode(m.Error(int(ErrorCode.UNKNOWN_ERROR), "message too long"))
+            reason = "message too long" if isinstance(exc, FrameTooLong) else "message not representable"
+            data = self.codec.encode(m.Error(int(ErrorCode.UNKNOWN_ERROR), reason))
         self.wire.send(data)
 
     def refuse(self, refusal: Refusal) -> None:
@@ -164,7 +154,7 @@ class JdDialogue:
 
     def kicked_out(self, game: JdGame, kicker: str, reason: str) -> None:
         """The operator kicked this player (another connection's KICKREQUEST)."""
-        if self._game is game:
+        if self.game is game:
             requests.depart(self, game, reason, kicker=kicker)
 
     # ------------------------------------------------------------------ input
@@ -353,7 +343,7 @@ class JdDialogue:
         reason = self._quit_reason
         was_logged_in = self.state is State.LOGGED_IN
         self.state = State.CLOSED  # nothing more reaches this connection from here on
-        game = self._game
+        game = self.game
         if game is not None:
             requests.depart(self, game, reason, gone=True)
         if self._name is not None:
@@ -377,7 +367,7 @@ class JdDialogue:
         if self.joining:
             self.held.append(delivery.event)
             return
-        game = self._game
+        game = self.game
         if game is None or room_id != game.room_id or self.state is not State.LOGGED_IN:
             return
         try:
@@ -418,7 +408,7 @@ class JdDialogue:
         if isinstance(event, ChatSaid):
             if event.scope == "private":
                 self.send(m.Whisper(event.sender, event.to or "", event.text))
-            elif event.scope == "broadcast" and self._game is None:
+            elif event.scope == "broadcast" and self.game is None:
                 self.send(m.Chat(event.sender, event.text))
         elif isinstance(event, Notice):
             self.send(m.ServiceMessage(event.text))
@@ -427,7 +417,7 @@ class JdDialogue:
         """The hall let this player's seat go. Game over: the game stays listed (GAMEOVER)
         until its players leave; a kick by another protocol's operator or an inactivity
         release: back to the hall."""
-        game = self._game
+        game = self.game
         if game is None or room_id != game.room_id:
             return
         if reason in (CloseReason.GAME_OVER, CloseReason.ABORTED, CloseReason.SHUTDOWN):
@@ -436,7 +426,7 @@ class JdDialogue:
         self.clock.call_later(0, lambda: self._released(game, reason))
 
     def _released(self, game: JdGame, reason: CloseReason) -> None:
-        if self._game is game and self.state is State.LOGGED_IN:
+        if self.game is game and self.state is State.LOGGED_IN:
             requests.depart(self, game, "", kicker="" if reason is CloseReason.KICKED else None, seated=False)
 
     def disconnect(self, reason: CloseReason, text: str) -> None:
