@@ -138,7 +138,7 @@ def test_a_player_of_another_protocol_at_a_jduplicate_table() -> None:
     bob = harness.user("bob")
     ams.send(m.CreateGameRequest("g", 120, "DupEN", 8, ""))
     harness.take_all()
-    web = harness.hall.login("wendy", _Browser(), protocol="web")  # type: ignore[arg-type]
+    web = harness.hall.login("wendy", _Browser(), protocol="web")
     room_id = harness.hall.rooms("words")[0].room_id
     web.join(room_id)
     harness.settle()
@@ -155,7 +155,7 @@ def test_a_player_of_another_protocol_at_a_jduplicate_table() -> None:
 
 def test_a_browser_table_is_listed_and_joinable() -> None:
     harness = JdHarness()
-    web = harness.hall.login("wendy", _Browser(), protocol="web")  # type: ignore[arg-type]
+    web = harness.hall.login("wendy", _Browser(), protocol="web")
     info = web.create_room("words", {"preset": "ScrEN", "max_players": 2}, title="Web table")
     web.join(info.room_id)
     web.create_room("words", {"preset": "DupEN"}, title="Web table")  # same title: listed by room id
