@@ -42,6 +42,10 @@ MODEST: dict[str, list[str]] = {
         "--quiet-wait",
         "10",
     ],
+    "bench_doppelkopf.py": ["--games", "100", "--tables", "1,4", "--duration", "5"],
+    "bench_mrjack.py": ["--games", "50", "--pairs", "1,10", "--games-per-pair", "2"],
+    "bench_ursuppe.py": ["--games", "30", "--tables", "1,4", "--games-per-table", "1"],
+    "bench_words.py": ["--games", "5", "--rounds", "50"],
 }
 """Arguments per script for a quick run (bench_echo_baseline first: it is the reference)."""
 
