@@ -23,6 +23,21 @@ The wire rules that need a clock are here: the flood limit (50 frames or 64 KiB 
 timeout (60 s: 99005 and close). The server's own idle timeout is off for this protocol
 (:data:`IDLE_TIMEOUT_S`), since the note words its own.
 
+Watching a game. **Decision (ours)**: the note has no spectator on the wire (no message to
+watch, no error for it), and the codec is fixed, so watching rides on JOINGAMEREQUEST: when the
+game may not seat the user because it runs and forbids late joining (scrabble always; a browser
+game whose creator turned ``join_after_start`` off) or because it is full, the user watches it
+instead of getting 40005 or 40003. The watcher is a hall spectator (``Session.spectate``): it
+receives the room's events meant for everyone (``audience=None``) and a snapshot from
+``view(None)``, so it sees the board, STARTOFTURN, ENDOFTURN, SCORES, the boggle WORDRESULTS
+after each round and ENDOFGAME, and the shared duplicate HAND, but never a scrabble rack nor a
+boggle word before the round ends. It alone gets PLAYERJOINED / PLAYERLEFT with its own name
+as it enters and leaves (LEAVEGAMEREQUEST); nobody else is told, and GAMEINFOS, SCORES and
+KICKREQUEST know players only. It may chat with the game; MOVES and CHANGELETTERS get 60001,
+the operator's requests 50001. When the game has no player left it goes (GAMEENDED) and its
+watchers are back in the hall (HALLUSERLIST). A browser game with a password is not listed:
+JOINGAMEREQUEST has no field for a password (note §5), so no JDuplicate client could enter it.
+
 The hall calls the listener methods from inside its own calls; they only send, and never
 call back into the session (except :meth:`JdDialogue.kicked_out`, which another JDuplicate
 connection calls outside any hall call).
@@ -117,6 +132,8 @@ class JdDialogue:
         self._client_ok = False
         self.game: JdGame | None = None
         """The game this user is in (``None``: in the hall)."""
+        self.watching = False
+        """Whether the user only watches :attr:`game` (a hall spectator, not a player)."""
         self._idle_s = idle_s
         self._last_frame = clock.now()
         self._frame_times: deque[float] = deque()
@@ -156,6 +173,13 @@ class JdDialogue:
         """The operator kicked this player (another connection's KICKREQUEST)."""
         if self.game is game:
             requests.depart(self, game, reason, kicker=kicker)
+
+    def returned_to_hall(self, game: JdGame) -> None:
+        """The watched game went (no player left): this watcher is back in the hall."""
+        if self.game is game:
+            self.game = None
+            self.watching = False
+            self.send(m.HallUserList(self.lobby.hall_user_names()))
 
     # ------------------------------------------------------------------ input
 
@@ -393,7 +417,8 @@ class JdDialogue:
     def _foreign_seat_change(self, game: JdGame, event: SeatJoined | SeatLeft) -> None:
         """A player of another protocol (browser, hall bot) joined or left: the first JDuplicate
         member tells the hall users (HN*) and everyone (GAMEINFOS)."""
-        if not game.members or game.members[0] is not self:
+        inside = game.everyone_inside()
+        if not inside or inside[0] is not self:
             return
         if isinstance(event, SeatJoined):
             self.lobby.send_hall(m.HnPlayerJoined(event.name, game.name))
@@ -422,8 +447,13 @@ class JdDialogue:
             return
         if reason in (CloseReason.GAME_OVER, CloseReason.ABORTED, CloseReason.SHUTDOWN):
             game.room_open = False
+            if self.watching:  # a game of other protocols' players only: it goes with its room
+                self.clock.call_later(0, lambda: self._watched_game_closed(game))
             return
         self.clock.call_later(0, lambda: self._released(game, reason))
+
+    def _watched_game_closed(self, game: JdGame) -> None:
+        self.lobby.remove_if_empty(game)
 
     def _released(self, game: JdGame, reason: CloseReason) -> None:
         if self.game is game and self.state is State.LOGGED_IN:

@@ -31,6 +31,7 @@ from gamehall.protocols.jduplicate.outbound import (
     board_type,
     engine_tile,
     letter_set,
+    watcher_state,
 )
 from gamehall.protocols.jduplicate.refusals import (
     DESCRIPTION_MAX,
@@ -74,7 +75,7 @@ def chat(d: JdDialogue, message: m.ChatRequest) -> None:
         elif game.room_open:
             session.chat(game.room_id, text)
         else:
-            for member in list(game.members):
+            for member in game.everyone_inside():
                 member.send(m.Chat(d.user_name, text))
     except HallError as error:
         raise _chat_refusal(error) from None
@@ -87,7 +88,7 @@ def chat_action(d: JdDialogue, message: m.ChatActionRequest) -> None:
     if game is None:
         d.lobby.send_hall(out)
     else:
-        for member in list(game.members):
+        for member in game.everyone_inside():
             member.send(out)
 
 
@@ -177,15 +178,21 @@ def create_game(d: JdDialogue, message: m.CreateGameRequest) -> None:
 
 
 def adopt_foreign_games(d: JdDialogue) -> None:
-    """List the open ``words`` rooms other protocols created (without a password) as games,
-    under their title when it is a valid, free game name, else under their room id; forget
-    such games once their room is gone and no JDuplicate player is in them. **Decision (ours).**"""
+    """List the open ``words`` rooms other protocols created as games, under their title when
+    it is a valid, free game name, else under their room id; forget such games once their room
+    is gone and no JDuplicate player or watcher is in them. **Decision (ours).**
+
+    A room with a password stays hidden: JOINGAMEREQUEST carries a game name only (note §5,
+    row 8), so a JDuplicate client could never give the password to play or to watch."""
     lobby = d.lobby
     session = d.session
     if session is None:
         return
     rooms = {info.room_id: info for info in lobby.hall.rooms(GAME_ID)}
-    for game in [g for g in lobby.games.values() if g.foreign and g.room_id not in rooms and not g.members]:
+    gone = [
+        g for g in lobby.games.values() if g.foreign and g.room_id not in rooms and not g.everyone_inside()
+    ]
+    for game in gone:
         del lobby.games[game.name.casefold()]
     known = {g.room_id for g in lobby.games.values()}
     for info in rooms.values():
@@ -232,7 +239,13 @@ def join_game(d: JdDialogue, message: m.JoinGameRequest) -> None:
     if game.state is m.GameState.GAMEOVER or not game.room_open:
         raise Refusal(E.GAME_OVER, game.name)
     session = _session(d)
-    _sit_down(d, session, game)
+    try:
+        _sit_down(d, session, game)
+    except Refusal as refusal:
+        if refusal.code not in (E.GAME_ALREADY_STARTED, E.GAME_FULL):
+            raise
+        _watch(d, session, game)
+        return
     d.send(m.PlayerJoined(d.user_name))
     _send_snapshot(d, game)
     held, d.held = d.held, []
@@ -266,6 +279,37 @@ def _sit_down(d: JdDialogue, session: Session, game: JdGame) -> None:
         d.joining = False
     game.members.append(d)
     d.game = game
+
+
+def _watch(d: JdDialogue, session: Session, game: JdGame) -> None:
+    """``d`` watches ``game`` (a hall spectator), since it may not take a seat: the game runs
+    and forbids late joining (scrabble, or a browser game made so), or it is full.
+
+    The watcher alone gets PLAYERJOINED with its own name, then a joiner's snapshot built from
+    the spectator view: GAMEINFOS, LETTERSET, BOARDTYPE, BOARD, and in a running game SCORES,
+    STARTOFTURN and (duplicate) the shared HAND. Nobody else is told: a watcher is not a
+    player (GAMEINFOS, SCORES and KICKREQUEST know players only). **Decision (ours).**
+
+    Raises:
+        Refusal: the hall refused (nothing changed).
+    """
+    d.held = []
+    d.joining = True
+    try:
+        session.spectate(game.room_id)
+    except HallError as error:
+        raise hall_refusal(error, game_name=game.name) from None
+    finally:
+        d.joining = False
+        d.held = []  # only the room's SpectatorsChanged, which has no wire form
+    game.watchers.append(d)
+    d.game = game
+    d.watching = True
+    d.send(m.PlayerJoined(d.user_name))
+    _send_snapshot(d, game)
+    room = session.room(game.room_id)
+    for message in watcher_state(room.game.view(None), d.lobby.time_left(game)):
+        d.send(message)
 
 
 def _send_snapshot(d: JdDialogue, game: JdGame) -> None:
@@ -306,6 +350,13 @@ def start_game(d: JdDialogue, message: m.StartGameRequest) -> None:
             user.send(infos)
 
 
+def _player_only(d: JdDialogue) -> None:
+    """A watcher plays nothing: MOVES and CHANGELETTERS get 60001, as from someone who is in
+    no game, since the watcher is in none as a player. **Decision (ours).**"""
+    if d.watching:
+        raise Refusal(E.MOVES_NOT_IN_A_GAME)
+
+
 def _act(d: JdDialogue, game: JdGame, action: Any) -> None:
     if not game.room_open:
         raise Refusal(E.GAME_NOT_IN_PROGRESS)
@@ -320,11 +371,13 @@ def _act(d: JdDialogue, game: JdGame, action: Any) -> None:
 def moves(d: JdDialogue, message: m.Moves) -> None:
     """A move (duplicate, scrabble) or one word's path (boggle); errors at once (note §7)."""
     game = _my_game(d, E.MOVES_NOT_IN_A_GAME)
+    _player_only(d)
     _act(d, game, Moves(tuple(engine_tile(tile) for tile in message.tiles)))
 
 
 def change_letters(d: JdDialogue, message: m.ChangeLetters) -> None:
     game = _my_game(d, E.MOVES_NOT_IN_A_GAME)
+    _player_only(d)
     _act(d, game, ChangeLetters(tuple(message.letters)))
 
 
@@ -400,6 +453,9 @@ def depart(
     when the game is now empty (note §4.2).
     """
     lobby = d.lobby
+    if d.watching:
+        _stop_watching(d, game, reason, gone=gone, seated=seated)
+        return
     key = d.user_name.casefold()
     kicked_by = kicker if kicker else None
     departure = Departure(reason, kicked_by)
@@ -416,7 +472,7 @@ def depart(
             with contextlib.suppress(HallError):  # the room is already gone
                 d.session.leave(game.room_id)
         elif not game.room_open:
-            for member in list(game.members):
+            for member in game.everyone_inside():
                 if member is not d:
                     member.send(notice)
     finally:
@@ -429,6 +485,23 @@ def depart(
     lobby.send_hall(m.HnPlayerLeft(d.user_name, game.name), but=d)
     lobby.broadcast_gameinfos(game)
     lobby.remove_if_empty(game)
+
+
+def _stop_watching(d: JdDialogue, game: JdGame, reason: str, *, gone: bool, seated: bool) -> None:
+    """A watcher leaves: PLAYERLEFT with its own name, then HALLUSERLIST, to it alone (the
+    players never heard of it); the game goes (GAMEENDED) if it has no player left."""
+    if not gone:
+        d.send(m.PlayerLeft(d.user_name, reason))
+    if game.room_open and seated and d.session is not None:
+        with contextlib.suppress(HallError):  # the room is already gone
+            d.session.leave(game.room_id)
+    if d in game.watchers:
+        game.watchers.remove(d)
+    d.game = None
+    d.watching = False
+    if not gone:
+        d.send(m.HallUserList(d.lobby.hall_user_names()))
+    d.lobby.remove_if_empty(game)
 
 
 HANDLERS: dict[type, Callable[[JdDialogue, Any], None]] = {
