@@ -327,3 +327,25 @@ def test_in_process_bots_take_seats_in_a_passworded_room(monkeypatch: pytest.Mon
     monkeypatch.setattr(hall_bots, "make_policy", lambda game, name: object())  # the toy has no bots
     names = hall_bots.add_bots(hall, room_id, 1)
     assert list(hall.room(room_id).info().seats.values()) == ["alice", names[0]]
+
+
+def test_view_watchers_hear_of_every_input_even_one_they_may_not_see() -> None:
+    class Watcher(RecordingListener):
+        def __init__(self) -> None:
+            super().__init__()
+            self.changes: list[int] = []
+
+        def room_changed(self, room_id: str, seq: int) -> None:
+            self.changes.append(seq)
+
+    hall = make_hall()
+    watcher = Watcher()
+    sam = hall.login("sam", watcher, protocol="test")
+    alice = hall.login("alice", RecordingListener(), protocol="test")
+    bob = hall.login("bob", RecordingListener(), protocol="test")
+    room_id = alice.create_room("toy").room_id
+    sam.spectate(room_id)
+    alice.join(room_id)
+    bob.join(room_id)  # the table fills and starts: the secrets go to the seats alone
+    assert watcher.events(Secret) == []
+    assert watcher.changes and watcher.changes[-1] == hall.room(room_id).last_seq

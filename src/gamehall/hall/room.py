@@ -26,6 +26,7 @@ from gamehall.protocols._core import (
     RoomClosed,
     RoomInfo,
     SpectatorsChanged,
+    ViewWatcher,
 )
 from gamehall.rules._core import JSON, Action, Event, Game, GameType, RuleError, Seat
 from gamehall.store.base import LogEntry, Store
@@ -271,6 +272,7 @@ class Room:
         self._log_n += 1
         self._store.append(self.room_id, LogEntry(self._log_n, kind, seat, data, self._wall_time()))
         self._publish(events)
+        self._tell_view_watchers()
         self._after_change()
 
     def _after_change(self) -> None:
@@ -318,6 +320,11 @@ class Room:
             for member in list(self.members.values()):
                 if member.listener is not None and event.visible_to(member.seat):
                     member.listener.deliver(self.room_id, delivery)
+
+    def _tell_view_watchers(self) -> None:
+        for member in list(self.members.values()):
+            if isinstance(member.listener, ViewWatcher):
+                member.listener.room_changed(self.room_id, self._seq)
 
     # ---------------------------------------------------------------- timers
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from gamehall.rules._core import JSON, Action, Event, GameType, Seat
 
@@ -230,6 +230,15 @@ class Listener(Protocol):
     def disconnect(self, reason: CloseReason, text: str) -> None:
         """The hall wants the whole connection closed (replaced by a new login, shutdown)."""
         ...
+
+
+@runtime_checkable
+class ViewWatcher(Protocol):
+    """A listener that renders whole views (the browser) rather than events: the room tells it
+    after every accepted input, even one whose events it may not see (another seat's private
+    move still changes what everybody's view shows, such as who has played)."""
+
+    def room_changed(self, room_id: str, seq: int) -> None: ...
 
 
 class RoomPort(Protocol):

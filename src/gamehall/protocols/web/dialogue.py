@@ -300,6 +300,11 @@ class WebDialogue:
         self._send_event(room_id, delivery)
         self._mark_stale(room_id)
 
+    def room_changed(self, room_id: str, seq: int) -> None:
+        """The room accepted an input (perhaps one we may not see): owe it a fresh view."""
+        if not self._closed and room_id in self._places:
+            self._mark_stale(room_id)
+
     def hall_event(self, event: Event) -> None:
         """Private chat, broadcast chat or a server notice."""
         if self._closed:
