@@ -25,12 +25,16 @@ from operator import mul
 from gamehall.rules.words.linesearch import LineSquares
 from gamehall.rules.words.moves import BINGO_BONUS, BINGO_TILES
 
-Square = tuple[int, int, int]
-"""A new tile's letter multiplier, its cross-word part, and the best rack value allowed there."""
+Square = tuple[int, int, int, int, int]
+"""An empty square a rack tile may fill: its word multiplier, the fixed value of its cross-word
+(old tiles times the word multiplier, 0 without one), its letter multiplier, the cross-word part of
+a tile's gain (``lm * wm``, 0 without one), and the best rack value its cross-check allows."""
 
-Span = tuple[int, int, int, int, int, list[Square]]
+Span = tuple[int, int, int, int, int, list[tuple[int, int]], list[int], int, int]
 """Where the span ends, empty squares used, word multiplier, board tiles' value, fixed cross
-value, and its empty squares."""
+value; per empty square its letter multiplier and cross-word gain, and its gain ``lm + cross``
+when the span has no new word multiplier; the sums over its empty squares of ``lm * cap`` and
+``cross * cap`` (``cap`` the best rack value allowed there)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,65 +56,106 @@ SpanBound = tuple[int, int, int, int]
 position, and how many rack tiles it takes."""
 
 
-def span_bounds(line: LineSquares, anchor: int, rack: RackSummary) -> list[SpanBound]:
+def line_squares(line: LineSquares, rack: RackSummary) -> list[Square | None]:
+    """Per position, the :data:`Square` a rack tile may fill there (None: a board tile, or no
+    rack letter fits the cross-check). Computed once per line, shared by its anchors' bounds."""
+    letter_values = rack.letter_values
+    rack_values = [(letter, letter_values[letter]) for letter in rack.letters]
+    playable = rack.playable
+    squares: list[Square | None] = []
+    for p, cell in enumerate(line.cells):
+        allowed = line.cross_masks[p]
+        if cell >= 0 or not allowed & playable:
+            squares.append(None)
+            continue
+        lm, wm, cross_sum = line.letter_mult[p], line.word_mult[p], line.cross_sums[p]
+        cap = max([value for letter, value in rack_values if allowed >> letter & 1], default=0)
+        if cross_sum < 0:
+            squares.append((wm, 0, lm, 0, cap))
+        else:
+            squares.append((wm, cross_sum * wm, lm, lm * wm, cap))
+    return squares
+
+
+def span_bounds(
+    line: LineSquares, anchor: int, rack: RackSummary, squares: list[Square | None] | None = None
+) -> list[SpanBound]:
     """Every span a move from ``anchor`` may cover, with an upper bound of its score.
 
     Two bounds of the rack tiles' part are taken, the smaller wins: the best pairing of the
     rack's values with the squares' gains, and each square's gain times the best value its
     cross-check lets the rack put there. An empty list: no move can start from this anchor.
+    ``squares`` is :func:`line_squares` of the line (computed here when not given).
 
     A span that takes seven tiles gets the bingo bonus, the loosest part of the bound: the
     top-move search treats such spans on their own.
     """
-    if not line.cross_masks[anchor] & rack.playable:
+    if squares is None:
+        squares = line_squares(line, rack)
+    if squares[anchor] is None:
         return []
     tile_values = rack.tile_values
-    lefts = _left_spans(line, anchor, rack)
-    rights = _right_spans(line, anchor, rack)
+    rack_size = len(tile_values)
+    lefts = _left_spans(line, anchor, rack_size, squares)
+    rights = _right_spans(line, anchor, rack_size, squares)
     bounds = []
-    for start, used_left, mult_left, board_left, fixed_left, squares_left in lefts:
-        for end, used_right, mult_right, board_right, fixed_right, squares_right in rights:
+    for (
+        start,
+        used_left,
+        mult_left,
+        board_left,
+        fixed_left,
+        pairs_left,
+        plain_left,
+        lc_left,
+        cc_left,
+    ) in lefts:
+        for (
+            end,
+            used_right,
+            mult_right,
+            board_right,
+            fixed_right,
+            pairs_right,
+            plain_right,
+            lc_r,
+            cc_r,
+        ) in rights:
             used = used_left + used_right
-            if used > len(tile_values):
+            if used > rack_size:
                 break
             if end == start:
                 continue
             mult = mult_left * mult_right
-            gains = [lm * mult + cross for lm, cross, _ in squares_left] + [
-                lm * mult + cross for lm, cross, _ in squares_right
-            ]
-            capped = sum(map(mul, gains, [cap for _, _, cap in squares_left + squares_right]))
+            capped = mult * (lc_left + lc_r) + cc_left + cc_r
+            if mult == 1:
+                gains = plain_left + plain_right
+            else:
+                gains = [lm * mult + cross for lm, cross in pairs_left + pairs_right]
             gains.sort(reverse=True)
-            tiles = min(capped, sum(map(mul, tile_values, gains)))
-            total = mult * (board_left + board_right) + fixed_left + fixed_right + tiles
+            paired = sum(map(mul, tile_values, gains))
+            total = mult * (board_left + board_right) + fixed_left + fixed_right
+            total += paired if paired < capped else capped
             if used == BINGO_TILES:
                 total += BINGO_BONUS
             bounds.append((total, start, end, used))
     return bounds
 
 
-def _square(line: LineSquares, p: int, rack: RackSummary) -> tuple[int, int, Square]:
-    """A new tile's word multiplier and fixed cross value at ``p``, and its :data:`Square`."""
-    lm, wm, cross_sum = line.letter_mult[p], line.word_mult[p], line.cross_sums[p]
-    allowed = line.cross_masks[p]
-    cap = max([rack.letter_values[letter] for letter in rack.letters if allowed >> letter & 1], default=0)
-    if cross_sum < 0:
-        return wm, 0, (lm, 0, cap)
-    return wm, cross_sum * wm, (lm, lm * wm, cap)
-
-
-def _left_spans(line: LineSquares, anchor: int, rack: RackSummary) -> list[Span]:
+def _left_spans(line: LineSquares, anchor: int, rack_size: int, squares: list[Square | None]) -> list[Span]:
     """Every way the span can start, from the anchor leftwards, with its running totals."""
-    cells, values = line.cells, line.values
-    rack_size, playable = len(rack.tile_values), rack.playable
-    mult, fixed, square = _square(line, anchor, rack)
-    squares = [square]
+    cells, values, anchors = line.cells, line.values, line.anchors
+    square = squares[anchor]
+    assert square is not None
+    mult, fixed, lm, cross, cap = square
+    pairs, plain = [(lm, cross)], [lm + cross]
+    lm_caps, cross_caps = lm * cap, cross * cap
     used, board = 1, 0
     start = anchor
     spans = []
     while True:
         if start == 0 or cells[start - 1] < 0:
-            spans.append((start, used, mult, board, fixed, list(squares)))
+            spans.append((start, used, mult, board, fixed, list(pairs), list(plain), lm_caps, cross_caps))
         if start == 0:
             break
         p = start - 1
@@ -118,29 +163,34 @@ def _left_spans(line: LineSquares, anchor: int, rack: RackSummary) -> list[Span]
             board += values[p]
             start = p
             continue
-        if used >= rack_size or line.anchors[p] or not line.cross_masks[p] & playable:
+        square = squares[p]
+        if used >= rack_size or anchors[p] or square is None:
             break
-        word_mult, cross_fixed, square = _square(line, p, rack)
+        word_mult, cross_fixed, lm, cross, cap = square
         used += 1
         mult *= word_mult
         fixed += cross_fixed
-        squares.append(square)
+        pairs.append((lm, cross))
+        plain.append(lm + cross)
+        lm_caps += lm * cap
+        cross_caps += cross * cap
         start = p
     return spans
 
 
-def _right_spans(line: LineSquares, anchor: int, rack: RackSummary) -> list[Span]:
+def _right_spans(line: LineSquares, anchor: int, rack_size: int, squares: list[Square | None]) -> list[Span]:
     """Every way the span can end, from the anchor rightwards (tiles right of the anchor only)."""
     cells, values = line.cells, line.values
-    rack_size, playable = len(rack.tile_values), rack.playable
     last = len(cells) - 1
     mult, fixed, used, board = 1, 0, 0, 0
-    squares: list[Square] = []
+    pairs: list[tuple[int, int]] = []
+    plain: list[int] = []
+    lm_caps = cross_caps = 0
     end = anchor
     spans = []
     while True:
         if end == last or cells[end + 1] < 0:
-            spans.append((end, used, mult, board, fixed, list(squares)))
+            spans.append((end, used, mult, board, fixed, list(pairs), list(plain), lm_caps, cross_caps))
         if end == last:
             break
         p = end + 1
@@ -148,12 +198,16 @@ def _right_spans(line: LineSquares, anchor: int, rack: RackSummary) -> list[Span
             board += values[p]
             end = p
             continue
-        if used + 1 >= rack_size or not line.cross_masks[p] & playable:
+        square = squares[p]
+        if used + 1 >= rack_size or square is None:
             break
-        word_mult, cross_fixed, square = _square(line, p, rack)
+        word_mult, cross_fixed, lm, cross, cap = square
         used += 1
         mult *= word_mult
         fixed += cross_fixed
-        squares.append(square)
+        pairs.append((lm, cross))
+        plain.append(lm + cross)
+        lm_caps += lm * cap
+        cross_caps += cross * cap
         end = p
     return spans

@@ -21,6 +21,7 @@ from gamehall.rules.words.gaddag import ALL_LETTERS, SEPARATOR, Gaddag
 from gamehall.rules.words.moves import BINGO_BONUS, BINGO_TILES
 
 SEPARATOR_BIT = 1 << SEPARATOR
+SEPARATOR_BELOW = SEPARATOR_BIT - 1
 _GLYPHS = [chr(65 + i) for i in range(26)]
 _BLANK_GLYPHS = [chr(97 + i) for i in range(26)]
 
@@ -400,18 +401,39 @@ class LineSearch:
                 text = "".join(word[separator_before - 1 :: -1] + word[separator_before:])
                 found.append((score, start, text, rack_blanks - blanks))
 
+        # Look-ahead, per step: what the next step's node must offer for the walk to go on. The
+        # step before the separator needs a separator edge; otherwise the next square's board
+        # letter, or (an empty square) its cross-check among the tiles still held; the last
+        # square needs an accepting edge.
+        ahead_sep = [step + 1 == separator_before for step in range(last_step + 1)]
+        ahead_empty = [False] * (last_step + 1)
+        ahead_allows = [0] * (last_step + 1)
+        ahead_edges = [masks] * (last_step + 1)
+        for step in range(last_step):
+            after = order[step + 1]
+            ahead_empty[step] = cells[after] < 0
+            ahead_allows[step] = cross_masks[after] if cells[after] < 0 else 1 << cells[after]
+            if step + 1 == last_step:
+                ahead_edges[step] = accepts
+
         def walk(step: int, node: int, word: list[str], gained: int) -> None:
             nonlocal rack_bits, blanks, value_left
             if fixed + gained + value_left * best_gain_after[step] < floor[0]:
                 return
             if step == separator_before:
-                node = gaddag.child(node, SEPARATOR)
-                if node < 0:
+                mask = masks[node]
+                if not mask & SEPARATOR_BIT:
                     return
+                node = kids[bases[node] + (mask & SEPARATOR_BELOW).bit_count()]
             pos = order[step]
             mask = masks[node]
             cell = cells[pos]
             final = step == last_step
+            if not final:
+                next_sep = ahead_sep[step]
+                next_empty = ahead_empty[step]
+                next_allows = ahead_allows[step]
+                next_edges = ahead_edges[step]
             if cell >= 0:
                 bit = 1 << cell
                 if not mask & bit:
@@ -421,7 +443,16 @@ class LineSearch:
                     if accepts[node] & bit:
                         keep(fixed + gained, word)
                 else:
-                    walk(step + 1, kids[bases[node] + (mask & (bit - 1)).bit_count()], word, gained)
+                    child = kids[bases[node] + (mask & (bit - 1)).bit_count()]
+                    if next_sep:
+                        if masks[child] & SEPARATOR_BIT:
+                            walk(step + 1, child, word, gained)
+                    elif (
+                        next_edges[child]
+                        & next_allows
+                        & ((ALL_LETTERS if blanks else rack_bits) if next_empty else ALL_LETTERS)
+                    ):
+                        walk(step + 1, child, word, gained)
                 word.pop()
                 return
             gain = gains[pos - start]
@@ -442,7 +473,14 @@ class LineSearch:
                     word.append(_GLYPHS[letter])
                     if final:
                         keep(fixed + gained + value * gain, word)
-                    else:
+                    elif next_sep:
+                        if masks[child] & SEPARATOR_BIT:
+                            walk(step + 1, child, word, gained + value * gain)
+                    elif (
+                        next_edges[child]
+                        & next_allows
+                        & ((ALL_LETTERS if blanks else rack_bits) if next_empty else ALL_LETTERS)
+                    ):
                         walk(step + 1, child, word, gained + value * gain)
                     word.pop()
                     value_left += value
@@ -454,7 +492,14 @@ class LineSearch:
                     word.append(_BLANK_GLYPHS[letter])
                     if final:
                         keep(fixed + gained, word)
-                    else:
+                    elif next_sep:
+                        if masks[child] & SEPARATOR_BIT:
+                            walk(step + 1, child, word, gained)
+                    elif (
+                        next_edges[child]
+                        & next_allows
+                        & ((ALL_LETTERS if blanks else rack_bits) if next_empty else ALL_LETTERS)
+                    ):
                         walk(step + 1, child, word, gained)
                     word.pop()
                     blanks += 1

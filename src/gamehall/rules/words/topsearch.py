@@ -17,7 +17,7 @@ import heapq
 from collections.abc import Sequence
 
 from gamehall.rules.words.anagrams import AnagramIndex
-from gamehall.rules.words.bounds import RackSummary, SpanBound, span_bounds
+from gamehall.rules.words.bounds import RackSummary, SpanBound, line_squares, span_bounds
 from gamehall.rules.words.gaddag import ALL_LETTERS
 from gamehall.rules.words.letters import BLANK
 from gamehall.rules.words.linesearch import LineSearch
@@ -49,10 +49,12 @@ def search_best_first(
     # One queue item per seven-tile span (filled on its own), one per anchor for its other spans.
     queue: list[QueueItem] = []
     for number, search in enumerate(searches):
-        for anchor, is_anchor in enumerate(search.line.anchors):
+        line = search.line
+        squares = line_squares(line, summary)
+        for anchor, is_anchor in enumerate(line.anchors):
             if not is_anchor:
                 continue
-            spans = span_bounds(search.line, anchor, summary)
+            spans = span_bounds(line, anchor, summary, squares)
             shorter = [span for span in spans if span[3] < BINGO_TILES]
             if shorter:
                 queue.append((-max(shorter)[0], number, anchor, 0, shorter))
