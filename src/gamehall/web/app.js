@@ -318,14 +318,6 @@ function render() {
 
 setInterval(tickCountdowns, 250);
 setInterval(() => { if (state.welcomed && state.screen !== "login") app.refreshLobby(); }, 4000);
-// A spectator is not sent the events meant for seats only (a card played face down), so its
-// view can lag behind the table: ask for a fresh one every two seconds while watching.
-setInterval(() => {
-  const room = state.current ? state.rooms.get(state.current) : null;
-  if (state.welcomed && state.screen === "room" && room && room.info && room.seat === null && !room.ended) {
-    conn.send({ t: "view", room: room.id });
-  }
-}, 2000);
 document.getElementById("logout").addEventListener("click", () => app.logout());
 if (state.name) {
   replace(main, h("p", { class: "muted", text: "Connecting…" }));
