@@ -25,9 +25,10 @@ Nothing here does I/O: the caller passes the board, the rack, the lexicon and th
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
-from gamehall.rules.words.board import Board, Direction
+from gamehall.rules.words.board import Board, BoardLayout, Direction
 from gamehall.rules.words.gaddag import ALL_LETTERS, SEPARATOR, Gaddag
 from gamehall.rules.words.letters import BLANK, ENGLISH, LetterSet, parse_rack
 from gamehall.rules.words.lexicon import Lexicon
@@ -79,10 +80,7 @@ def _search(
     cols: Grid = [list(column) for column in zip(*rows, strict=True)]
     col_values = [list(column) for column in zip(*row_values, strict=True)]
     col_glyphs = [list(column) for column in zip(*row_glyphs, strict=True)]
-    row_letter_mult = [[layout.letter_multiplier(r, c) for c in range(width)] for r in range(height)]
-    row_word_mult = [[layout.word_multiplier(r, c) for c in range(width)] for r in range(height)]
-    col_letter_mult = [list(column) for column in zip(*row_letter_mult, strict=True)]
-    col_word_mult = [list(column) for column in zip(*row_word_mult, strict=True)]
+    row_letter_mult, row_word_mult, col_letter_mult, col_word_mult = _premium_grids(layout)
     empty_board = board.is_empty
 
     counts = [0] * 26
@@ -145,6 +143,20 @@ def _search(
             searches += searches
             placements += [(index, Direction.DOWN) for index, _ in placements]
     return _to_moves(searches, placements, best_only, best_score[0])
+
+
+@functools.lru_cache(maxsize=8)
+def _premium_grids(layout: BoardLayout) -> tuple[Grid, Grid, Grid, Grid]:
+    """The letter and word multipliers by [row][col], then by [col][row] (shared: never mutated).
+
+    A layout is immutable, so they are worked out once per layout rather than once per search.
+    """
+    height, width = layout.height, layout.width
+    row_letter_mult = [[layout.letter_multiplier(r, c) for c in range(width)] for r in range(height)]
+    row_word_mult = [[layout.word_multiplier(r, c) for c in range(width)] for r in range(height)]
+    col_letter_mult = [list(column) for column in zip(*row_letter_mult, strict=True)]
+    col_word_mult = [list(column) for column in zip(*row_word_mult, strict=True)]
+    return row_letter_mult, row_word_mult, col_letter_mult, col_word_mult
 
 
 def _to_moves(
@@ -242,20 +254,29 @@ def _cross_mask(gaddag: Gaddag, above: list[int], below: list[int]) -> int:
     the path ``rev(below) L`` does. With both, each L the shorter side allows is tried: walk
     ``rev(below) L rev(above)`` or ``rev(above) ◊ L below``, whichever re-walks fewer letters.
     """
-    masks, accepts = gaddag.masks, gaddag.accepts
+    masks, accepts, bases, kids = gaddag.masks, gaddag.accepts, gaddag.bases, gaddag.children
+
+    def walk(node: int, letters: Iterable[int]) -> int:
+        # Gaddag.walk, inlined: this runs for every square beside a perpendicular word.
+        for letter in letters:
+            mask = masks[node]
+            bit = 1 << letter
+            if not mask & bit:
+                return -1
+            node = kids[bases[node] + (mask & (bit - 1)).bit_count()]
+        return node
+
     if not below:
-        node = gaddag.walk(gaddag.root, reversed(above))
-        node = gaddag.child(node, SEPARATOR) if node >= 0 else -1
+        node = walk(gaddag.root, [*reversed(above), SEPARATOR])
         return accepts[node] & masks[node] & ALL_LETTERS if node >= 0 else 0
     if not above:
-        node = gaddag.walk(gaddag.root, reversed(below))
+        node = walk(gaddag.root, reversed(below))
         return accepts[node] & masks[node] & ALL_LETTERS if node >= 0 else 0
     if len(above) <= len(below):
-        node = gaddag.walk(gaddag.root, reversed(below))
+        node = walk(gaddag.root, reversed(below))
         rest = above[::-1]
     else:
-        node = gaddag.walk(gaddag.root, reversed(above))
-        node = gaddag.child(node, SEPARATOR) if node >= 0 else -1
+        node = walk(gaddag.root, [*reversed(above), SEPARATOR])
         rest = below
     if node < 0:
         return 0
@@ -265,7 +286,7 @@ def _cross_mask(gaddag: Gaddag, above: list[int], below: list[int]) -> int:
     while candidates:
         low = candidates & -candidates
         candidates ^= low
-        tail = gaddag.walk(gaddag.child(node, low.bit_length() - 1), middle)
+        tail = walk(node, [low.bit_length() - 1, *middle])
         if tail >= 0 and accepts[tail] >> last & 1:
             allowed |= low
     return allowed
