@@ -190,3 +190,15 @@ def test_a_browser_game_that_forbids_late_joining_is_watched_and_a_password_game
     end = eve.take()
     assert end[0] == "ENDOFGAME|Web table#bag#10#wendy~10&"
     assert end[-2:] == ["GAMEENDED|Web table", "HALLUSERLIST|eve#"]  # no player left: the game goes
+
+
+def test_a_watcher_whose_socket_is_lost_stops_watching_and_the_players_hear_only_of_the_disconnection() -> (
+    None
+):
+    harness = JdHarness(bags=["BIS?RTU"])
+    ams, jim, eve = full_table("DupEN", harness)
+    eve.send(m.JoinGameRequest("g"))
+    assert harness.hall.rooms("words")[0].spectators == ("eve",)
+    eve.hang_up()
+    assert ams.take() == jim.take() == ["USERDISCONNECTED|eve#"]
+    assert harness.hall.rooms("words")[0].spectators == ()
