@@ -394,11 +394,11 @@ class LineSearch:
                 rack_bits |= 1 << letter
                 value_left += count * letter_values[letter]
 
-        def keep(score: int, word: list[str]) -> None:
+        def keep(score: int, word: str) -> None:
             if score >= floor[0]:
                 if raise_floor:
                     floor[0] = score
-                text = "".join(word[separator_before - 1 :: -1] + word[separator_before:])
+                text = word[separator_before - 1 :: -1] + word[separator_before:]
                 found.append((score, start, text, rack_blanks - blanks))
 
         # Look-ahead, per step: what the next step's node must offer for the walk to go on. The
@@ -416,45 +416,40 @@ class LineSearch:
             if step + 1 == last_step:
                 ahead_edges[step] = accepts
 
-        def walk(step: int, node: int, word: list[str], gained: int) -> None:
+        def walk(step: int, node: int, word: str, gained: int) -> None:
+            """Read the span from ``step`` on; ``word`` holds the letters read (in walk order)."""
             nonlocal rack_bits, blanks, value_left
+            # Board tiles (and the separator) leave no choice: follow them in a loop.
+            while True:
+                if step == separator_before:
+                    mask = masks[node]
+                    if not mask & SEPARATOR_BIT:
+                        return
+                    node = kids[bases[node] + (mask & SEPARATOR_BELOW).bit_count()]
+                pos = order[step]
+                cell = cells[pos]
+                if cell < 0:
+                    break
+                mask = masks[node]
+                bit = 1 << cell
+                if not mask & bit:
+                    return
+                word += glyphs[pos]
+                if step == last_step:
+                    if accepts[node] & bit:
+                        keep(fixed + gained, word)
+                    return
+                node = kids[bases[node] + (mask & (bit - 1)).bit_count()]
+                step += 1
             if fixed + gained + value_left * best_gain_after[step] < floor[0]:
                 return
-            if step == separator_before:
-                mask = masks[node]
-                if not mask & SEPARATOR_BIT:
-                    return
-                node = kids[bases[node] + (mask & SEPARATOR_BELOW).bit_count()]
-            pos = order[step]
             mask = masks[node]
-            cell = cells[pos]
             final = step == last_step
             if not final:
                 next_sep = ahead_sep[step]
                 next_empty = ahead_empty[step]
                 next_allows = ahead_allows[step]
                 next_edges = ahead_edges[step]
-            if cell >= 0:
-                bit = 1 << cell
-                if not mask & bit:
-                    return
-                word.append(glyphs[pos])
-                if final:
-                    if accepts[node] & bit:
-                        keep(fixed + gained, word)
-                else:
-                    child = kids[bases[node] + (mask & (bit - 1)).bit_count()]
-                    if next_sep:
-                        if masks[child] & SEPARATOR_BIT:
-                            walk(step + 1, child, word, gained)
-                    elif (
-                        next_edges[child]
-                        & next_allows
-                        & ((ALL_LETTERS if blanks else rack_bits) if next_empty else ALL_LETTERS)
-                    ):
-                        walk(step + 1, child, word, gained)
-                word.pop()
-                return
             gain = gains[pos - start]
             candidates = mask & cross_masks[pos] & (ALL_LETTERS if blanks else rack_bits)
             if final:
@@ -470,41 +465,37 @@ class LineSearch:
                         rack_bits ^= bit
                     value = letter_values[letter]
                     value_left -= value
-                    word.append(_GLYPHS[letter])
                     if final:
-                        keep(fixed + gained + value * gain, word)
+                        keep(fixed + gained + value * gain, word + _GLYPHS[letter])
                     elif next_sep:
                         if masks[child] & SEPARATOR_BIT:
-                            walk(step + 1, child, word, gained + value * gain)
+                            walk(step + 1, child, word + _GLYPHS[letter], gained + value * gain)
                     elif (
                         next_edges[child]
                         & next_allows
                         & ((ALL_LETTERS if blanks else rack_bits) if next_empty else ALL_LETTERS)
                     ):
-                        walk(step + 1, child, word, gained + value * gain)
-                    word.pop()
+                        walk(step + 1, child, word + _GLYPHS[letter], gained + value * gain)
                     value_left += value
                     if not counts[letter]:
                         rack_bits ^= bit
                     counts[letter] += 1
                 if blanks:
                     blanks -= 1
-                    word.append(_BLANK_GLYPHS[letter])
                     if final:
-                        keep(fixed + gained, word)
+                        keep(fixed + gained, word + _BLANK_GLYPHS[letter])
                     elif next_sep:
                         if masks[child] & SEPARATOR_BIT:
-                            walk(step + 1, child, word, gained)
+                            walk(step + 1, child, word + _BLANK_GLYPHS[letter], gained)
                     elif (
                         next_edges[child]
                         & next_allows
                         & ((ALL_LETTERS if blanks else rack_bits) if next_empty else ALL_LETTERS)
                     ):
-                        walk(step + 1, child, word, gained)
-                    word.pop()
+                        walk(step + 1, child, word + _BLANK_GLYPHS[letter], gained)
                     blanks += 1
 
-        walk(0, gaddag.root, [], 0)
+        walk(0, gaddag.root, "", 0)
 
 
 def _span_scoring(line: LineSquares, start: int, end: int, empties: list[int]) -> tuple[int, list[int]]:
