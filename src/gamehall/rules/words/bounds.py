@@ -56,20 +56,31 @@ SpanBound = tuple[int, int, int, int]
 position, and how many rack tiles it takes."""
 
 
-def line_squares(line: LineSquares, rack: RackSummary) -> list[Square | None]:
+def line_squares(
+    line: LineSquares, rack: RackSummary, caps: dict[int, int] | None = None
+) -> list[Square | None]:
     """Per position, the :data:`Square` a rack tile may fill there (None: a board tile, or no
-    rack letter fits the cross-check). Computed once per line, shared by its anchors' bounds."""
+    rack letter fits the cross-check). Computed once per line, shared by its anchors' bounds.
+
+    ``caps`` memoises the best rack value a cross-check allows, by cross-check (few distinct
+    ones per board); pass the same dict for every line of one search.
+    """
+    if caps is None:
+        caps = {}
     letter_values = rack.letter_values
-    rack_values = [(letter, letter_values[letter]) for letter in rack.letters]
     playable = rack.playable
     squares: list[Square | None] = []
-    for p, cell in enumerate(line.cells):
-        allowed = line.cross_masks[p]
+    for cell, allowed, lm, wm, cross_sum in zip(
+        line.cells, line.cross_masks, line.letter_mult, line.word_mult, line.cross_sums, strict=True
+    ):
         if cell >= 0 or not allowed & playable:
             squares.append(None)
             continue
-        lm, wm, cross_sum = line.letter_mult[p], line.word_mult[p], line.cross_sums[p]
-        cap = max([value for letter, value in rack_values if allowed >> letter & 1], default=0)
+        cap = caps.get(allowed)
+        if cap is None:
+            cap = caps[allowed] = max(
+                [letter_values[letter] for letter in rack.letters if allowed >> letter & 1], default=0
+            )
         if cross_sum < 0:
             squares.append((wm, 0, lm, 0, cap))
         else:

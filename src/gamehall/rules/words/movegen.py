@@ -29,10 +29,10 @@ import functools
 from collections.abc import Iterable, Sequence
 
 from gamehall.rules.words.board import Board, BoardLayout, Direction
-from gamehall.rules.words.gaddag import ALL_LETTERS, SEPARATOR, Gaddag
+from gamehall.rules.words.gaddag import ALL_LETTERS, Gaddag
 from gamehall.rules.words.letters import BLANK, ENGLISH, LetterSet, parse_rack
 from gamehall.rules.words.lexicon import Lexicon
-from gamehall.rules.words.linesearch import LineSearch, LineSquares
+from gamehall.rules.words.linesearch import SEPARATOR_BIT, LineSearch, LineSquares
 from gamehall.rules.words.moves import Move
 from gamehall.rules.words.topsearch import search_best_first
 
@@ -229,7 +229,6 @@ def _cross_checks(
             sums_out.append(-1)
             continue
         column = perpendicular[p]
-        values = perp_values[p]
         top = index
         while top > 0 and column[top - 1] >= 0:
             top -= 1
@@ -240,53 +239,66 @@ def _cross_checks(
             masks_out.append(ALL_LETTERS)
             sums_out.append(-1)
             continue
-        above = column[top:index]
-        below = column[index + 1 : bottom + 1]
-        masks_out.append(_cross_mask(gaddag, above, below))
+        values = perp_values[p]
+        masks_out.append(_cross_mask(gaddag, column, top, index, bottom))
         sums_out.append(sum(values[top:index]) + sum(values[index + 1 : bottom + 1]))
     return masks_out, sums_out
 
 
-def _cross_mask(gaddag: Gaddag, above: list[int], below: list[int]) -> int:
-    """Letters L such that above + L + below is a word.
+def _cross_mask(gaddag: Gaddag, column: list[int], top: int, index: int, bottom: int) -> int:
+    """Letters L such that the word ``column[top:bottom + 1]`` with L at ``index`` is an entry.
 
-    With nothing below, the path ``rev(above) ◊ L`` gives every L at once; with nothing above,
-    the path ``rev(below) L`` does. With both, each L the shorter side allows is tried: walk
-    ``rev(below) L rev(above)`` or ``rev(above) ◊ L below``, whichever re-walks fewer letters.
+    Above is ``column[top:index]``, below ``column[index + 1 : bottom + 1]``. With nothing below,
+    the path ``rev(above) ◊ L`` gives every L at once; with nothing above, the path ``rev(below)
+    L`` does. With both, each L the shorter side allows is tried: walk ``rev(below) L rev(above)``
+    or ``rev(above) ◊ L below``, whichever re-walks fewer letters. The walks read the column in
+    place (this runs for every square beside a perpendicular word).
     """
     masks, accepts, bases, kids = gaddag.masks, gaddag.accepts, gaddag.bases, gaddag.children
 
-    def walk(node: int, letters: Iterable[int]) -> int:
-        # Gaddag.walk, inlined: this runs for every square beside a perpendicular word.
-        for letter in letters:
+    def walk(node: int, first: int, stop: int, step: int) -> int:
+        """Follow ``column[first], column[first + step], ...`` up to ``stop`` (excluded)."""
+        for q in range(first, stop, step):
             mask = masks[node]
-            bit = 1 << letter
+            bit = 1 << column[q]
             if not mask & bit:
                 return -1
             node = kids[bases[node] + (mask & (bit - 1)).bit_count()]
         return node
 
-    if not below:
-        node = walk(gaddag.root, [*reversed(above), SEPARATOR])
+    def after_separator(node: int) -> int:
+        mask = masks[node]
+        if not mask & SEPARATOR_BIT:
+            return -1
+        return kids[bases[node] + (mask & (SEPARATOR_BIT - 1)).bit_count()]
+
+    root = gaddag.root
+    if bottom == index:
+        node = walk(root, index - 1, top - 1, -1)
+        node = after_separator(node) if node >= 0 else -1
         return accepts[node] & masks[node] & ALL_LETTERS if node >= 0 else 0
-    if not above:
-        node = walk(gaddag.root, reversed(below))
+    if top == index:
+        node = walk(root, bottom, index, -1)
         return accepts[node] & masks[node] & ALL_LETTERS if node >= 0 else 0
-    if len(above) <= len(below):
-        node = walk(gaddag.root, reversed(below))
-        rest = above[::-1]
+    if index - top <= bottom - index:
+        # rev(below), then L, then rev(above) but its last letter (column[top]), which must accept.
+        node = walk(root, bottom, index, -1)
+        first, stop, step, last = index - 1, top, -1, column[top]
     else:
-        node = walk(gaddag.root, [*reversed(above), SEPARATOR])
-        rest = below
+        # rev(above) ◊, then L, then below but its last letter (column[bottom]), which must accept.
+        node = walk(root, index - 1, top - 1, -1)
+        node = after_separator(node) if node >= 0 else -1
+        first, stop, step, last = index + 1, bottom, 1, column[bottom]
     if node < 0:
         return 0
-    middle, last = rest[:-1], rest[-1]
     allowed = 0
-    candidates = masks[node] & ALL_LETTERS
+    mask = masks[node]
+    candidates = mask & ALL_LETTERS
+    base = bases[node]
     while candidates:
         low = candidates & -candidates
         candidates ^= low
-        tail = walk(node, [low.bit_length() - 1, *middle])
+        tail = walk(kids[base + (mask & (low - 1)).bit_count()], first, stop, step)
         if tail >= 0 and accepts[tail] >> last & 1:
             allowed |= low
     return allowed

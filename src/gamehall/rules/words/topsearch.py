@@ -48,9 +48,10 @@ def search_best_first(
     )
     # One queue item per seven-tile span (filled on its own), one per anchor for its other spans.
     queue: list[QueueItem] = []
+    caps: dict[int, int] = {}
     for number, search in enumerate(searches):
         line = search.line
-        squares = line_squares(line, summary)
+        squares = line_squares(line, summary, caps)
         for anchor, is_anchor in enumerate(line.anchors):
             if not is_anchor:
                 continue
