@@ -29,6 +29,7 @@ Run::
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import os
 import pstats
@@ -268,7 +269,10 @@ def game_rows(run: GameRun) -> list[Row]:
     def ms(values: list[float], fraction: float) -> float:
         return _percentile(values, fraction) * 1000
 
-    confirmed = len(both)
+    def count(values: list[float]) -> int:
+        return sum(1 for value in values if value != math.inf)
+
+    confirmed = count(both)
     bots = window.bots
     return [
         Row(
@@ -284,7 +288,7 @@ def game_rows(run: GameRun) -> list[Row]:
         Row(
             "  PICK -> PONG probe",
             bots,
-            len(picks) / seconds,
+            count(picks) / seconds,
             ms(picks, 0.5),
             ms(picks, 0.99),
             cpu,
@@ -294,7 +298,7 @@ def game_rows(run: GameRun) -> list[Row]:
         Row(
             "  CZPK -> RWIN",
             bots,
-            len(judged) / seconds,
+            count(judged) / seconds,
             ms(judged, 0.5),
             ms(judged, 0.99),
             cpu,
@@ -326,7 +330,8 @@ def format_rows(title: str, rows: Sequence[Row], baseline: Row) -> str:
         )
     lines.append(
         "CPU: cores busy (1 = 100%) from /proc; 'other' = busy cores outside server and clients "
-        "(other work on the machine, kernel); vs echo/CPU = per server CPU-second"
+        "(other work on the machine, kernel); vs echo/CPU = per server CPU-second; "
+        "latency inf = not confirmed within 5 s"
     )
     return "\n".join(lines)
 
