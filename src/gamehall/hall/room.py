@@ -33,8 +33,11 @@ from gamehall.store.base import LogEntry, Store
 
 log = logging.getLogger(__name__)
 
-HISTORY_LIMIT = 4096
-"""How many recent events a room keeps for resume ("send me what I missed since n")."""
+HISTORY_LIMIT = 512
+"""How many recent events a room keeps for resume ("send me what I missed since n"); older
+gaps get a fresh view instead. Kept small because every kept event is a live object: with
+4,096 per room, 1,000 AAH tables held millions and full garbage collections stalled the
+server for seconds (docs/BENCHMARKS.md, AAH, "What limits the figures")."""
 
 DEFAULT_GRACE_S = 60.0
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import importlib
 import logging
 import signal
@@ -153,6 +154,10 @@ class Server:
             await self._close_listeners()
             self._store.close()
             raise
+        # What start-up built (modules, decks, lexicons, restored rooms) lives as long as the
+        # process: keep it out of every later full collection, whose pauses stall all tables.
+        gc.collect()
+        gc.freeze()
 
     async def _start_tcp_listeners(self, hall: Hall, clock: LoopClock) -> None:
         for entry in GAMES:
