@@ -479,7 +479,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--idle-joined", type=int, default=4000, help="idle bots seated in lobbies (0 = skip)"
     )
-    parser.add_argument("--profile", default="aah-server.prof", help="cProfile output of the profile part")
+    parser.add_argument(
+        "--profile",
+        default=str(Path(tempfile.gettempdir()) / "gamehall-aah.prof"),
+        help="cProfile output of the profile part",
+    )
     parser.add_argument("--profile-tables", type=int, default=300, help="tables in the profile run")
     parser.add_argument("--profile-top", type=int, default=25, help="functions listed per sort")
     args = parser.parse_args(argv)
