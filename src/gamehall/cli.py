@@ -11,10 +11,11 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import importlib
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -110,75 +111,48 @@ def _bots(args: argparse.Namespace) -> int:
     host, _, port_text = args.server.partition(":")
     port = int(port_text) if port_text else entry_for(args.game).default_port
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if args.game == "aah":
-        from gamehall.bots.aah import run_bots
+    run = _WIRE_BOTS.get(args.game)
+    if run is None:
+        print(f"gamehall: no wire bots for {args.game}", file=sys.stderr)
+        return 2
+    _use_uvloop()
+    asyncio.run(run(host or "127.0.0.1", port, args))
+    return 0
 
-        _use_uvloop()
-        asyncio.run(
-            run_bots(
-                host or "127.0.0.1",
-                port,
-                args.count,
-                names_prefix=args.prefix,
-                policy=args.policy,
-                stop_after_games=args.games,
-            )
-        )
-        return 0
-    if args.game == "mrjack":
-        from gamehall.bots.mrjack.wire import run_bots as run_mrjack_bots
 
-        asyncio.run(
-            run_mrjack_bots(
-                host or "127.0.0.1",
-                port,
-                args.count,
-                names_prefix=args.prefix,
-                policy=args.policy,
-                games=args.games,
-            )
-        )
-        return 0
-    if args.game == "ursuppe":
-        from gamehall.bots.ursuppe.wire import run_bots as run_ursuppe_bots
+async def _aah_bots(host: str, port: int, args: argparse.Namespace) -> None:
+    from gamehall.bots.aah import run_bots
 
-        asyncio.run(
-            run_ursuppe_bots(
-                host or "127.0.0.1",
-                port,
-                args.count,
-                names_prefix=args.prefix,
-                policy=args.policy,
-                games=args.games,
-            )
-        )
-        return 0
-    if args.game == "doppelkopf":
-        from gamehall.bots.doppelkopf.wire import run_bots as run_dk_bots
+    await run_bots(
+        host, port, args.count, names_prefix=args.prefix, policy=args.policy, stop_after_games=args.games
+    )
 
-        asyncio.run(
-            run_dk_bots(
-                host or "127.0.0.1",
-                port,
-                args.count,
-                names_prefix=args.prefix,
-                policy=args.policy,
-                games=args.games,
-            )
-        )
-        return 0
-    if args.game == "words":
-        from gamehall.bots.words.wire import run_bots as run_words_bots
 
-        for _ in range(max(1, args.games)):
-            asyncio.run(
-                run_words_bots(
-                    host or "127.0.0.1", port, args.count, names_prefix=args.prefix, policy=args.policy
-                )
-            )
-        return 0
-    print(f"gamehall: no wire bots for {args.game}", file=sys.stderr)
-    return 2
+def _games_bots(module: str) -> Callable[[str, int, argparse.Namespace], Coroutine[Any, Any, None]]:
+    """The wire bots of a protocol whose ``run_bots`` takes the number of games as ``games``."""
+
+    async def run(host: str, port: int, args: argparse.Namespace) -> None:
+        run_bots = importlib.import_module(module).run_bots
+        await run_bots(host, port, args.count, names_prefix=args.prefix, policy=args.policy, games=args.games)
+
+    return run
+
+
+async def _words_bots(host: str, port: int, args: argparse.Namespace) -> None:
+    from gamehall.bots.words.wire import run_bots
+
+    for _ in range(max(1, args.games)):  # one table a call: the first bot creates, the others join
+        await run_bots(host, port, args.count, names_prefix=args.prefix, policy=args.policy)
+
+
+_WIRE_BOTS: dict[str, Callable[[str, int, argparse.Namespace], Coroutine[Any, Any, None]]] = {
+    "aah": _aah_bots,
+    "doppelkopf": _games_bots("gamehall.bots.doppelkopf.wire"),
+    "ursuppe": _games_bots("gamehall.bots.ursuppe.wire"),
+    "mrjack": _games_bots("gamehall.bots.mrjack.wire"),
+    "words": _words_bots,
+}
+"""Each game's legacy-protocol bots, for ``gamehall bots --game GAME``."""
 
 
 # ----------------------------------------------------------------------------------- replay
