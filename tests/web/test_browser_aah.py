@@ -11,33 +11,16 @@ Marked ``browser``; skipped where Debian's Chromium is not installed.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import threading
-from collections.abc import Coroutine, Iterator
-from concurrent.futures import Future
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from gamehall.config import ServerConfig
-from gamehall.server.app import Server, running_server
-from gamehall.store.memory import MemoryStore
+from browser_support import CHROMIUM, ServerThread, fresh_page, launched_chromium, serving
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOTS = Path("/tmp")
 STEP_MS = 30_000  # generous: a round waits for bots' think time and the engine's short gaps
 
@@ -47,77 +30,24 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
-class ServerThread:
-    """The gamehall server on its own event loop in a background thread, so the test thread can
-    drive the browser with Playwright's synchronous API."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, name="gamehall-server", daemon=True)
-        self._context: Any = None
-        self.server: Server | None = None
-
-    def start(self) -> Server:
-        self._thread.start()
-        config = ServerConfig(bind="127.0.0.1", db=":memory:")
-        self._context = running_server(config, listen={"aah": 0, "web": 0}, store=MemoryStore())
-        self.server = self.run(self._context.__aenter__())
-        return self.server
-
-    def run(self, coroutine: Coroutine[Any, Any, Any], timeout: float = 20.0) -> Any:
-        """Run a coroutine on the server's loop and wait for its result."""
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
-
-    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> Future[Any]:
-        """Start a coroutine on the server's loop without waiting."""
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
-
-    def stop(self) -> None:
-        if self._context is not None:
-            self.run(self._context.__aexit__(None, None, None))
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(5)
-
-
 @pytest.fixture
 def server() -> Iterator[ServerThread]:
-    thread = ServerThread()
-    thread.start()
-    try:
+    with serving({"aah": 0, "web": 0}) as thread:
         yield thread
-    finally:
-        thread.stop()
 
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     """One headless Chromium for the module (starting it is the slow part)."""
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with launched_chromium(sync_api) as browser:
+        yield browser
 
 
 @pytest.fixture
 def page(server: ServerThread, chromium: Any) -> Iterator[Any]:
     """A fresh browser context (empty localStorage) at 1280x800; fails on any page error."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 800})
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.set_default_timeout(STEP_MS)
+    with fresh_page(chromium, width=1280, height=800, step_ms=STEP_MS) as page:
         yield page
-        assert errors == [], f"JavaScript errors on the page: {errors}"
-    finally:
-        context.close()
-
-
-def web_url(server: ServerThread) -> str:
-    assert server.server is not None
-    return f"http://127.0.0.1:{server.server.ports['web']}/"
 
 
 def enter_and_create_table(page: Any, url: str, name: str, title: str) -> None:
@@ -161,7 +91,7 @@ def test_browser_user_plays_a_round_against_legacy_bots(server: ServerThread, pa
         pytest.skip("the legacy AAH listener is not part of this build yet")
     from gamehall.bots.aah.swarm import run_bots
 
-    enter_and_create_table(page, web_url(server), "alice", "Legacy night")
+    enter_and_create_table(page, server.web_url, "alice", "Legacy night")
     bots = server.spawn(
         run_bots("127.0.0.1", server.server.ports["aah"], 2, names_prefix="wire", stop_after_games=1, seed=7)
     )
@@ -180,7 +110,7 @@ def test_browser_user_plays_a_round_against_legacy_bots(server: ServerThread, pa
 
 
 def test_browser_user_plays_a_round_against_hall_bots(server: ServerThread, page: Any) -> None:
-    enter_and_create_table(page, web_url(server), "bob", "Bots night")
+    enter_and_create_table(page, server.web_url, "bob", "Bots night")
     page.get_by_test_id("fill-bots").click()
     page.locator(".seat-chips li").nth(4).wait_for()  # five seats: the room header caught up
     with contextlib.suppress(sync_api.TimeoutError):  # the full table's 3 s countdown may win

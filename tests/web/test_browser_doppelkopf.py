@@ -8,22 +8,14 @@ Marked ``browser``; skipped where Debian's Chromium is not installed.
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Coroutine, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
-from gamehall.config import ServerConfig
-from gamehall.server.app import Server, running_server
-from gamehall.store.memory import MemoryStore
+from browser_support import CHROMIUM, ServerThread, fresh_page, launched_chromium, serving
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 STEP_MS = 30_000
 
 if not CHROMIUM.exists():
@@ -32,57 +24,19 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
-class ServerThread:
-    """The server on its own event loop in a background thread (Playwright's API is blocking)."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, name="gamehall-server", daemon=True)
-        self._context: Any = None
-        self.server: Server | None = None
-
-    def start(self) -> Server:
-        self._thread.start()
-        config = ServerConfig(bind="127.0.0.1", db=":memory:")
-        self._context = running_server(config, listen={"web": 0}, store=MemoryStore())
-        self.server = self.run(self._context.__aenter__())
-        return self.server
-
-    def run(self, coroutine: Coroutine[Any, Any, Any], timeout: float = 20.0) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
-
-    def stop(self) -> None:
-        if self._context is not None:
-            self.run(self._context.__aexit__(None, None, None))
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(5)
-
-
 @pytest.fixture
 def server() -> Iterator[ServerThread]:
-    thread = ServerThread()
-    thread.start()
-    try:
+    with serving({"web": 0}) as thread:
         yield thread
-    finally:
-        thread.stop()
 
 
 @pytest.fixture
 def page(server: ServerThread) -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.set_default_timeout(STEP_MS)
-        try:
-            yield page
-            assert errors == [], f"JavaScript errors on the page: {errors}"
-        finally:
-            context.close()
-            browser.close()
+    with (
+        launched_chromium(sync_api) as browser,
+        fresh_page(browser, width=1280, height=900, step_ms=STEP_MS) as page,
+    ):
+        yield page
 
 
 def test_browser_user_plays_a_doppelkopf_round_against_hall_bots(server: ServerThread, page: Any) -> None:

@@ -15,24 +15,16 @@ Marked ``browser``; skipped where Debian's Chromium is not installed.
 
 from __future__ import annotations
 
-import asyncio
-import threading
 import time
-from collections.abc import Coroutine, Iterator
-from concurrent.futures import Future
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from gamehall.config import ServerConfig
-from gamehall.server.app import Server, running_server
-from gamehall.store.memory import MemoryStore
+from browser_support import CHROMIUM, ServerThread, fresh_page, launched_chromium, serving
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 SCREENSHOTS = Path("/tmp")
 STEP_MS = 15_000
 ROUND_1_DEADLINE_S = 20.0
@@ -49,68 +41,23 @@ ACTIONABLE = (
 )
 
 
-class ServerThread:
-    """The server on its own event loop in a background thread (Playwright's API is blocking)."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, name="gamehall-server", daemon=True)
-        self._context: Any = None
-        self.server: Server | None = None
-
-    def start(self) -> Server:
-        self._thread.start()
-        config = ServerConfig(bind="127.0.0.1", db=":memory:")
-        self._context = running_server(config, listen={"mrjack": 0, "web": 0}, store=MemoryStore())
-        self.server = self.run(self._context.__aenter__())
-        return self.server
-
-    def run(self, coroutine: Coroutine[Any, Any, Any], timeout: float = 20.0) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
-
-    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> Future[Any]:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
-
-    def stop(self) -> None:
-        if self._context is not None:
-            self.run(self._context.__aexit__(None, None, None))
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(5)
-
-
 @pytest.fixture
 def server() -> Iterator[ServerThread]:
-    thread = ServerThread()
-    thread.start()
-    try:
+    with serving({"mrjack": 0, "web": 0}) as thread:
         yield thread
-    finally:
-        thread.stop()
 
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with launched_chromium(sync_api) as browser:
+        yield browser
 
 
 @pytest.fixture
 def page(server: ServerThread, chromium: Any) -> Iterator[Any]:
     """A fresh browser context at 1280x800; fails on any page error or refused action."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 800})
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.set_default_timeout(STEP_MS)
+    with fresh_page(chromium, width=1280, height=800, step_ms=STEP_MS) as page:
         yield page
-        assert errors == [], f"JavaScript errors on the page: {errors}"
-    finally:
-        context.close()
 
 
 def create_table(

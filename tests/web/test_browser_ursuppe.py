@@ -9,22 +9,18 @@ banner shows. Marked ``browser``; skipped where Debian's Chromium is not install
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import threading
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import CHROMIUM, ServerThread, fresh_page, launched_chromium, serving
 
 from gamehall.config import ServerConfig
-from gamehall.server.app import Server, running_server
-from gamehall.store.memory import MemoryStore
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip("Chromium is not installed at /usr/bin/chromium", allow_module_level=True)
 
@@ -33,72 +29,27 @@ sync_api = pytest.importorskip("playwright.sync_api")
 SHORT_GAME = {"environment_deck": ["2:10", "1:14", "3:9"], "shuffle_deck": False, "timeout_ms": 60000}
 STEP_MS = 30_000
 SCREENSHOTS = Path("/tmp")
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
-
-
-class UrsuppeServer:
-    """The gamehall server on its own event loop in a background thread (the test thread
-    drives the browser with Playwright's synchronous API)."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, name="gamehall-server", daemon=True)
-        self._context: Any = None
-        self.server: Server | None = None
-
-    def start(self) -> None:
-        self._thread.start()
-        config = ServerConfig(bind="127.0.0.1", db=":memory:", room_defaults={"ursuppe": SHORT_GAME})
-        self._context = running_server(config, listen={"web": 0, "urserver": 0}, store=MemoryStore())
-        self.server = self.run(self._context.__aenter__())
-
-    def run(self, coroutine: Coroutine[Any, Any, Any], timeout: float = 20.0) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
-
-    def stop(self) -> None:
-        if self._context is not None:
-            self.run(self._context.__aexit__(None, None, None))
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(5)
-
-
-def web_url(server: UrsuppeServer) -> str:
-    assert server.server is not None
-    return f"http://127.0.0.1:{server.server.ports['web']}/"
 
 
 @pytest.fixture
-def server() -> Iterator[UrsuppeServer]:
-    thread = UrsuppeServer()
-    thread.start()
-    try:
+def server() -> Iterator[ServerThread]:
+    with serving(
+        {"web": 0, "urserver": 0},
+        ServerConfig(bind="127.0.0.1", db=":memory:", room_defaults={"ursuppe": SHORT_GAME}),
+    ) as thread:
         yield thread
-    finally:
-        thread.stop()
 
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with launched_chromium(sync_api) as browser:
+        yield browser
 
 
 @pytest.fixture
-def page(server: UrsuppeServer, chromium: Any) -> Iterator[Any]:
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.set_default_timeout(STEP_MS)
+def page(server: ServerThread, chromium: Any) -> Iterator[Any]:
+    with fresh_page(chromium, width=1280, height=900, step_ms=STEP_MS) as page:
         yield page
-        assert errors == [], f"JavaScript errors on the page: {errors}"
-    finally:
-        context.close()
 
 
 def answer(page: Any, request: str, seen: set[str]) -> None:
@@ -153,8 +104,8 @@ def answer(page: Any, request: str, seen: set[str]) -> None:
         first.last.click()
 
 
-def test_browser_user_plays_a_whole_game_against_hall_bots(server: UrsuppeServer, page: Any) -> None:
-    page.goto(web_url(server))
+def test_browser_user_plays_a_whole_game_against_hall_bots(server: ServerThread, page: Any) -> None:
+    page.goto(server.web_url)
     page.get_by_test_id("name-input").fill("ursula")
     page.get_by_test_id("login-button").click()
     page.get_by_test_id("create-room").wait_for()
@@ -341,8 +292,8 @@ DECISIONS: list[tuple[str, str, dict[str, Any], dict[str, Any] | None, str, dict
 ]
 
 
-def test_every_decision_panel_sends_its_action(server: UrsuppeServer, page: Any) -> None:
-    page.goto(web_url(server))
+def test_every_decision_panel_sends_its_action(server: ServerThread, page: Any) -> None:
+    page.goto(server.web_url)
     page.get_by_test_id("name-input").wait_for()
     for kind, phase, changes, event, testid, expected in DECISIONS:
         view = _view(kind, phase, **changes)

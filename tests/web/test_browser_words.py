@@ -11,35 +11,20 @@ Marked ``browser``; skipped where Debian's Chromium is not installed.
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import CHROMIUM, ServerThread, fresh_page, launched_chromium, serving
 
 from gamehall.bots.words.grid import grid_words
-from gamehall.config import ServerConfig
 from gamehall.rules.words.duplicate import DuplicateTable
 from gamehall.rules.words.moves import Move
 from gamehall.rules.words.settings import shared_lexicon
-from gamehall.server.app import Server, running_server
-from gamehall.store.memory import MemoryStore
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOTS = Path("/tmp")
 STEP_MS = 20_000
 
@@ -49,71 +34,23 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
-class ServerThread:
-    """The gamehall server on its own event loop in a background thread (the test thread drives
-    the browser with Playwright's synchronous API)."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, name="gamehall-server", daemon=True)
-        self._context: Any = None
-        self.server: Server | None = None
-
-    def start(self) -> Server:
-        self._thread.start()
-        config = ServerConfig(bind="127.0.0.1", db=":memory:")
-        self._context = running_server(config, listen={"web": 0}, store=MemoryStore())
-        self.server = self.run(self._context.__aenter__())
-        return self.server
-
-    def run(self, coroutine: Coroutine[Any, Any, Any], timeout: float = 20.0) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
-
-    def stop(self) -> None:
-        if self._context is not None:
-            self.run(self._context.__aexit__(None, None, None))
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(5)
-
-
 @pytest.fixture
 def server() -> Iterator[ServerThread]:
-    thread = ServerThread()
-    thread.start()
-    try:
+    with serving({"web": 0}) as thread:
         yield thread
-    finally:
-        thread.stop()
 
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with launched_chromium(sync_api) as browser:
+        yield browser
 
 
 @pytest.fixture
 def page(server: ServerThread, chromium: Any) -> Iterator[Any]:
     """A fresh browser context at 1280x800; fails on any page error."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 800})
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.set_default_timeout(STEP_MS)
+    with fresh_page(chromium, width=1280, height=800, step_ms=STEP_MS) as page:
         yield page
-        assert errors == [], f"JavaScript errors on the page: {errors}"
-    finally:
-        context.close()
-
-
-def web_url(server: ServerThread) -> str:
-    assert server.server is not None
-    return f"http://127.0.0.1:{server.server.ports['web']}/"
 
 
 def create_words_table(page: Any, url: str, name: str, settings: dict[str, str]) -> str:
@@ -160,7 +97,7 @@ def type_move(page: Any, move: Move) -> None:
 def test_a_duplicate_turn_reveals_the_master_move_and_scores(server: ServerThread, page: Any) -> None:
     room_id = create_words_table(
         page,
-        web_url(server),
+        server.web_url,
         "alice",
         {"preset": "DupEN", "end_turn_when_all_moved": "on", "pause_s": "30", "grace_s": "2"},
     )
@@ -195,7 +132,7 @@ def test_a_duplicate_turn_reveals_the_master_move_and_scores(server: ServerThrea
 def test_a_browser_user_finds_a_boggle_word(server: ServerThread, page: Any) -> None:
     create_words_table(
         page,
-        web_url(server),
+        server.web_url,
         "bob",
         {"preset": "BogEN", "dictionary": "english", "rounds": "1", "time_per_turn": "8", "grace_s": "0"},
     )
