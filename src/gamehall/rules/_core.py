@@ -349,14 +349,53 @@ class Termination(enum.Enum):
     ABORTED = "aborted"
 
 
+class SeatResult(enum.Enum):
+    """How one seat's game ended: played to the end, lost by forfeit, or voided with the game."""
+
+    NORMAL = "normal"
+    FORFEIT = "forfeit"
+    ABORTED = "aborted"
+
+
+class ForfeitReason(enum.Enum):
+    """Why a seat forfeited. Typed so that results, replays and contest standings say what
+    really happened (a crash is never a win; a bot that stopped answering is not a "left")."""
+
+    LEFT = "left"
+    DISCONNECTED = "disconnected"
+    TIMEOUT = "timeout"
+    SOFT_TIMEOUT = "soft_timeout"
+    RULE_VIOLATION = "rule_violation"
+    PROCESS_VIOLATION = "process_violation"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEnd:
+    """One seat's typed result: ``reason`` is set exactly when ``result`` is FORFEIT."""
+
+    result: SeatResult
+    reason: ForfeitReason | None = None
+
+    def to_json(self) -> dict[str, str]:
+        out = {"result": self.result.value}
+        if self.reason is not None:
+            out["reason"] = self.reason.value
+        return out
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The end of a game: final scores by seat, the winners, and why it ended."""
+    """The end of a game: final scores by seat, the winners, and why it ended.
+
+    ``seat_ends`` types each seat's end (stored in the room result as ``"seats"``); a seat
+    missing from it ended ``normal`` when the termination is NORMAL, ``aborted`` when ABORTED.
+    """
 
     scores: Mapping[Seat, int]
     winners: frozenset[Seat]
     termination: Termination
     names: Mapping[Seat, str] = field(default_factory=dict)
+    seat_ends: Mapping[Seat, SeatEnd] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------------------------
