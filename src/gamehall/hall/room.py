@@ -356,6 +356,8 @@ class Room:
         seat = member.seat
         assert seat is not None
         self._input("away", seat, {}, lambda: self.state.seat_away(seat))
+        if self.closed:  # the drop ended the game (Ursuppe plays out a game nobody is at)
+            return
         member.status = step(member.status, Trigger.DROP)
         member.engine_away = True
         self._hold(member)
