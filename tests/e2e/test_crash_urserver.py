@@ -5,47 +5,43 @@ entry is lost and a spectator sees the same table before and after each restart.
 
 from __future__ import annotations
 
-import asyncio
 import random
+from collections.abc import Awaitable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
-from kill_restart import CrashRun, PausableProxy, ServerProcess, first_room, has_started, kill_positions
+from kill_restart import crash_game
 
-from gamehall.bots.ursuppe.wire import UrWireBot
-
-SETTINGS: tuple[str, ...] = ()  # the hall's default grace (60 s) holds the seats
+from gamehall.bots.ursuppe.wire import BotResult, UrWireBot
 
 
-async def _play(tmp_path: Path, seed: int, kills: int, *, paused: bool) -> None:
-    server = ServerProcess(tmp_path, SETTINGS)
-    await asyncio.to_thread(server.start)
-    proxy = PausableProxy(server.ports["urserver"])
-    await proxy.start()
+def _bots(seed: int) -> tuple[list[UrWireBot], Any]:
     rng = random.Random(seed)
     bots = [
-        UrWireBot("127.0.0.1", proxy.port, f"b{n}", creates=n == 1, players=3, game_prefix=f"crash{seed}",
+        UrWireBot("127.0.0.1", 0, f"b{n}", creates=n == 1, players=3, game_prefix=f"crash{seed}",
                   rng=random.Random(rng.getrandbits(64)), timeout_ms=20000)
         for n in range(1, 4)
     ]  # fmt: skip
-    tasks = [asyncio.create_task(bot.run()) for bot in bots]
-    try:
-        room_id = await first_room(server, "ursuppe", started=has_started)
-        run = CrashRun(server, [proxy], room_id)
-        for position in kill_positions(seed, kills, 10, 120):
-            if not await run.kill_at(position, paused=paused):
-                break
-        record = await run.finished(timeout=120)
-        results = await asyncio.wait_for(asyncio.gather(*tasks), 30)
-        assert record.result is not None and record.result["termination"] == "normal"
-        assert all(len(result.games) == 1 for result in results)
-        assert run.kills, "the game ended before the first kill"
-        assert sum(bot.reconnects for bot in bots) >= 3 * len(run.kills)
-    finally:
-        for task in tasks:
-            task.cancel()
-        await proxy.close()
-        await asyncio.to_thread(server.stop)
+
+    def clients(port: int) -> Sequence[Awaitable[BotResult]]:
+        for bot in bots:
+            bot.port = port
+        return [bot.run() for bot in bots]
+
+    return bots, clients
+
+
+async def _play(tmp_path: Path, seed: int, kills: int, *, paused: bool) -> None:
+    bots, clients = _bots(seed)
+    outcome = await crash_game(
+        tmp_path, game="ursuppe", protocol="urserver", clients=clients, seed=seed, kills=kills,
+        span=(10, 200), paused=paused,
+    )  # fmt: skip
+    assert outcome.kills, "the game ended before the first kill"
+    assert outcome.record.result is not None and outcome.record.result["termination"] == "normal"
+    assert all(len(result.games) == 1 for result in outcome.results)  # every bot saw the end
+    assert all(bot.reconnects == len(outcome.kills) for bot in bots)
 
 
 async def test_ursuppe_goes_on_after_kill_9_at_seeded_log_positions(tmp_path: Path) -> None:

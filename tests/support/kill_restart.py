@@ -44,6 +44,9 @@ from gamehall.store.sqlite import SqliteStore
 LOOPBACK = "127.0.0.1"
 START_TIMEOUT_S = 30.0
 LISTENERS = (*(entry.protocol for entry in GAMES), "web")
+FAST_CLIENTS = {"GAMEHALL_RATE_LIMIT_PER_S": "10000", "GAMEHALL_RATE_LIMIT_BURST": "10000"}
+"""The test's bots answer at machine speed; the per-connection input limit is not what these
+tests are about."""
 
 
 def free_port() -> int:
@@ -89,6 +92,7 @@ class ServerProcess:
             RuntimeError: the server exited or did not listen within the start timeout.
         """
         env = {k: v for k, v in os.environ.items() if not k.startswith("GAMEHALL_")}
+        env.update(FAST_CLIENTS)
         self.starts += 1
         log = open(self.directory / f"server-{self.starts}.log", "wb")  # noqa: SIM115 - the child's stderr
         try:
@@ -369,3 +373,62 @@ async def gather_clients(clients: Iterable[Awaitable[Any]], timeout: float) -> l
     """Run the clients to their end (bounded)."""
     async with asyncio.timeout(timeout):
         return list(await asyncio.gather(*clients))
+
+
+ClientsFactory = Callable[[int], Sequence[Awaitable[Any]]]
+"""Given the relay's port, the coroutines of a protocol's clients playing one game."""
+
+
+@dataclass
+class CrashOutcome:
+    record: RoomRecord
+    results: list[Any]
+    kills: list[Kill]
+
+
+async def crash_game(
+    directory: Path,
+    *,
+    game: str,
+    protocol: str,
+    clients: ClientsFactory,
+    seed: int,
+    kills: int,
+    span: tuple[int, int],
+    paused: bool,
+    settings: Iterable[str] = (),
+    started: Callable[[RoomRecord], bool] = has_started,
+    timeout: float = 180.0,
+) -> CrashOutcome:
+    """One game of ``game`` played by ``clients`` over ``protocol`` through a relay, with
+    ``kills`` kills at log lengths drawn from ``seed`` in ``span``; returns the finished
+    room's record, the clients' results and what each kill saw.
+
+    Raises:
+        AssertionError: a log entry was lost, the spectator's view changed, or the game did
+            not finish.
+    """
+    server = ServerProcess(directory, settings)
+    await asyncio.to_thread(server.start)
+    proxy = PausableProxy(server.ports[protocol])
+    await proxy.start()
+    tasks = [asyncio.ensure_future(client) for client in clients(proxy.port)]
+    try:
+        async with asyncio.timeout(timeout):
+            room_id = await first_room(server, game, started=started)
+            run = CrashRun(server, [proxy], room_id)
+            for position in kill_positions(seed, kills, *span):
+                if not await run.kill_at(position, paused=paused):
+                    break
+            record = await run.finished(timeout=timeout)
+            results = list(await asyncio.gather(*tasks))
+        return CrashOutcome(record, results, run.kills)
+    except BaseException:
+        print(f"server log (start {server.starts}):\n{server.stderr()}")
+        raise
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await proxy.close()
+        await asyncio.to_thread(server.stop)
