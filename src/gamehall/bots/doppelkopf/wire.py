@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,9 @@ from gamehall.protocols.cg import registry
 from gamehall.protocols.cg.codec import CgCodec, Packet
 
 log = logging.getLogger(__name__)
+
+RECONNECT_S = 0.1
+"""The pause between two attempts to reconnect after a lost connection."""
 
 FOLLOWED = ("cancel_yes", "adjourn_yes", "end_yes")
 """Votes a bot backs as soon as another seat casts them."""
@@ -51,8 +55,17 @@ class CgPlayer:
         rounds: int = 1,
         flavor: str = "vanilla",
         seed: int | None = None,
+        guests: Sequence[str] = (),
+        wait_for_invite: bool = False,
     ) -> None:
         self.name = name
+        self.guests = tuple(guests)
+        """Accounts to invite to this bot's lobby (the other seats get ``bot_dk_dumb``)."""
+        self.wait_for_invite = wait_for_invite
+        """Open no lobby: accept the first invitation instead (a guest of another bot)."""
+        self.in_game = False
+        """Between ``game.start`` and ``game.end``: a login after a lost connection is then a
+        rejoin, which the server makes by itself (note §5.2)."""
         self.password = password
         self.policy = policy
         self.rounds = rounds
@@ -92,14 +105,25 @@ class CgPlayer:
                 return [Packet("cg:auth", {"username": self.name, "pwd": self.password})]
             if status == "logged_in":
                 self.uuid = body["uuid"]
+                if self.in_game or self.wait_for_invite:
+                    return []
                 return [Packet("cg:lobby.create", {"game": "doppelkopf", "variant": "c"})]
             self.stats.closed_reason = str(status)
             self.done = True
             return []
+        if name == "cg:lobby.invite" and self.wait_for_invite and not self.in_game:
+            reply = {"lobby_id": body["lobby_id"], "inviter": body["inviter"], "accepted": True}
+            return [Packet("cg:lobby.invite.accept", reply)]
         if name == "cg:lobby.join":
-            invites = [Packet("cg:lobby.invite", {"username": "bot_dk_dumb"}) for _ in range(3)]
+            if self.in_game:
+                return []  # a rejoin: the game follows
+            if self.wait_for_invite:
+                return [Packet("cg:lobby.ready", {"ready": True})]
+            names = [*self.guests, *["bot_dk_dumb"] * (3 - len(self.guests))]
+            invites = [Packet("cg:lobby.invite", {"username": guest}) for guest in names]
             return [*invites, Packet("cg:lobby.ready", {"ready": True})]
         if name == "cg:game.start":
+            self.in_game = True
             self.rules = {k.removeprefix("dk."): v for k, v in body.get("gamerules", {}).items()}
             return []
         created: list[Packet] = []
@@ -131,12 +155,19 @@ class CgPlayer:
             return []
         if name == "cg:game.end":
             self.stats.games_finished += 1
+            self.in_game = False
             self.done = True
             return []
         if name == registry.CLOSECONN:
             self.stats.closed_reason = body.get("reason")
             self.done = True
         return []
+
+    def connection_lost(self) -> None:
+        """The connection went away before the end: the next connection logs in afresh (and,
+        in a game, is put back into it by the server)."""
+        self.registered = False
+        self.loading = False
 
     def _round_change(self, body: dict[str, Any]) -> list[Packet]:
         if body.get("phase") == "loading":
@@ -200,16 +231,57 @@ class CgPlayer:
 
 
 class CgWireBot:
-    """One :class:`CgPlayer` over TCP."""
+    """One :class:`CgPlayer` over TCP. A connection lost before the game's end (the server
+    restarted, the network broke) is not the end: the bot connects again and logs in, and the
+    server gives its seat back with the round's state (note §5.2), for up to ``reconnect_s``
+    seconds."""
 
-    def __init__(self, host: str, port: int, name: str, password: str = "botpass", **player: Any) -> None:
+    def __init__(
+        self, host: str, port: int, name: str, password: str = "botpass", *, reconnect_s: float = 60.0,
+        **player: Any,
+    ) -> None:  # fmt: skip
         self.host, self.port = host, port
         self.player = CgPlayer(name, password, **player)
         self.codec = CgCodec()
         self.received: list[Packet] = []
+        self.reconnect_s = reconnect_s
+        self.reconnects = 0
 
     async def run(self) -> BotStats:
-        reader, writer = await asyncio.open_connection(self.host, self.port)
+        """Play until the game ends; returns the bot's statistics.
+
+        Raises:
+            OSError: the server cannot be reached at the start.
+        """
+        connected_once = False
+        gone_since: float | None = None
+        loop = asyncio.get_running_loop()
+        while not self.player.done:
+            try:
+                reader, writer = await asyncio.open_connection(self.host, self.port)
+            except OSError:
+                if not connected_once:
+                    raise
+            else:
+                connected_once = True
+                heard = await self._connection(reader, writer)
+                if self.player.done:
+                    break
+                self.player.connection_lost()
+                if heard:
+                    gone_since = None
+                    self.reconnects += 1
+            gone_since = loop.time() if gone_since is None else gone_since
+            if loop.time() - gone_since > self.reconnect_s:
+                break
+            await asyncio.sleep(RECONNECT_S)
+        return self.player.stats
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+        """One connection, until the player is done or it closes. Returns whether the server
+        said anything (a relay in front of a server that is not back yet closes at once)."""
+        self.codec = CgCodec()
+        heard = len(self.received)
         try:
             while not self.player.done:
                 data = await reader.read(65536)
@@ -228,16 +300,18 @@ class CgWireBot:
                     for reply in self.player.on_packet(packet):
                         writer.write(self.codec.encode(reply))
                 await writer.drain()
-            if not writer.is_closing():
+            if self.player.done and not writer.is_closing():
                 writer.write(self.codec.encode(Packet(registry.CLOSECONN, {"reason": None})))
                 await writer.drain()
+        except ConnectionError:
+            pass
         finally:
             writer.close()
             try:
                 await writer.wait_closed()
             except ConnectionError:
                 log.debug("connection already gone")
-        return self.player.stats
+        return len(self.received) > heard
 
 
 async def run_bots(
