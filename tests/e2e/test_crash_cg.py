@@ -27,7 +27,8 @@ async def _play(tmp_path: Path, seed: int, kills: int, *, paused: bool) -> None:
 
     def clients(port: int) -> Sequence[Awaitable[BotStats]]:
         bots.extend(
-            CgWireBot("127.0.0.1", port, name, seed=rng.getrandbits(32), wait_for_invite=True) for name in GUESTS
+            CgWireBot("127.0.0.1", port, name, seed=rng.getrandbits(32), wait_for_invite=True)
+            for name in GUESTS
         )
         host = CgWireBot("127.0.0.1", port, "dkhost", seed=rng.getrandbits(32), guests=GUESTS)
         bots.append(host)
