@@ -32,10 +32,10 @@ import contextlib
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Final
 
 from gamehall.bots.aah.policy import AahPolicy, Card
+from gamehall.bots.aah.stats import ActionRecord, BotStats
 from gamehall.protocols._core import NEED_DATA, ProtocolError
 from gamehall.protocols.aah.codec import AahCodec, Frame, Side
 from gamehall.protocols.aah.meta import (
@@ -53,48 +53,6 @@ RECONNECT_S: Final = 0.1
 
 class LegacyClientCrash(AssertionError):
     """The server sent something the 0.2.0 client would crash on (section 12)."""
-
-
-@dataclass(slots=True)
-class ActionRecord:
-    """One action frame the bot sent and when its own-visible consequence arrived."""
-
-    command: str
-    card_id: int
-    sent_at: float
-    confirmed_at: float | None = None
-    confirmed_by: str | None = None
-
-    @property
-    def latency(self) -> float | None:
-        """Seconds from sending to confirmation, once confirmed."""
-        return None if self.confirmed_at is None else self.confirmed_at - self.sent_at
-
-
-@dataclass(slots=True)
-class BotStats:
-    """Counters of one bot (kept across the games of :func:`run_bots`)."""
-
-    name: str
-    frames_sent: int = 0
-    frames_received: int = 0
-    actions_sent: int = 0
-    unrg: int = 0
-    rounds: int = 0
-    games_started: int = 0
-    games_finished: int = 0
-    games_won: int = 0
-    protocol_errors: list[str] = field(default_factory=list)
-    violations: list[str] = field(default_factory=list)
-    actions: list[ActionRecord] = field(default_factory=list)
-
-    def latencies(self, command: str | None = None) -> list[float]:
-        """Confirmed latencies in seconds, optionally of one command (``PICK``/``CZPK``)."""
-        return [
-            record.latency
-            for record in self.actions
-            if record.latency is not None and (command is None or record.command == command)
-        ]
 
 
 # --------------------------------------------------------------------------------------------
