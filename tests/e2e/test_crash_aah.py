@@ -34,7 +34,8 @@ async def _play(tmp_path: Path, seed: int, kills: int, *, paused: bool) -> None:
         tmp_path, game="aah", protocol="aah", clients=clients, seed=seed, kills=kills,
         span=(6, 24), paused=paused, settings=SETTINGS,
     )  # fmt: skip
-    assert outcome.kills, "the game ended before the first kill"
+    # a random kill point may lie past a short game's end (soak): then there is nothing to kill
+    assert outcome.kills or not paused, "the game ended before the first kill"
     result = outcome.record.result
     assert result is not None and result["termination"] == "normal", result
     assert all(not stats.violations for stats in outcome.results)  # the legacy client never crashed

