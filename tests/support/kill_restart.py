@@ -1,9 +1,9 @@
 """Crash tests against a real server process: ``kill -9``, restart on the same store, go on.
 
 One harness for the five protocols (issue 9, "Tests"). :class:`ServerProcess` runs ``python -m
-gamehall.cli serve`` on a temporary SQLite ``--db`` with every listener on a free loopback port
-(the same ports again after a restart, so clients find it where it was), kills it with SIGKILL
-and starts it again. :class:`PausableProxy` sits between a protocol's clients and the server:
+gamehall.cli serve`` on a temporary SQLite ``--db`` with every listener on a free loopback port,
+kills it with SIGKILL and starts it again (on fresh ports: the clients reach it through
+relays that follow it). :class:`PausableProxy` sits between a protocol's clients and the server:
 paused, it holds what the clients send (their connections stay open), so the game stands still
 while the test takes the room's log and a spectator's view just before the kill; after the
 restart the held bytes are dropped with the dead server's connections, and the clients come
@@ -50,9 +50,19 @@ tests are about."""
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((LOOPBACK, 0))
-        return int(probe.getsockname()[1])
+    """A free port below Linux's ephemeral range (32768-60999): a port from that range may be
+    taken, between a kill and the restart, as the local end of some client's connection (the
+    relay's own, for one), and the restarted server could not listen on it."""
+    rng = random.Random()
+    for _ in range(200):
+        port = rng.randrange(20000, 32000)
+        with socket.socket() as probe:
+            try:
+                probe.bind((LOOPBACK, port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
 
 
 def kill_positions(seed: int, count: int, low: int, high: int) -> list[int]:
@@ -72,7 +82,7 @@ class ServerProcess:
         self.db = directory / "hall.db"
         self.directory = directory
         self.settings = list(settings)
-        self.ports = {name: free_port() for name in LISTENERS}
+        self.ports: dict[str, int] = {}
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
@@ -86,11 +96,23 @@ class ServerProcess:
         return command
 
     def start(self) -> None:
-        """Start (or restart) and return once every listener accepts connections.
+        """Start (or restart) and return once every listener accepts connections. Each start
+        listens on fresh free ports (the clients reach the server through relays, which follow
+        :attr:`ports`); a start that finds a port taken after all is tried again.
 
         Raises:
             RuntimeError: the server exited or did not listen within the start timeout.
         """
+        for attempt in range(3):
+            self.ports = {name: free_port() for name in LISTENERS}
+            try:
+                self._start_once()
+                return
+            except RuntimeError:
+                if attempt == 2 or "address already in use" not in self.stderr():
+                    raise
+
+    def _start_once(self) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("GAMEHALL_")}
         env.update(FAST_CLIENTS)
         self.starts += 1
@@ -114,6 +136,9 @@ class ServerProcess:
                     if probe.connect_ex((LOOPBACK, port)) == 0:
                         waiting.discard(port)
             time.sleep(0.02)
+        time.sleep(0.2)  # a listener that failed late (a port taken) ends the process: see it
+        if self.process.poll() is not None:
+            raise RuntimeError(f"the server exited with {self.process.returncode}: {self.stderr()}")
 
     def stderr(self) -> str:
         path = self.directory / f"server-{self.starts}.log"
@@ -174,8 +199,9 @@ class PausableProxy:
     """A TCP relay from ``port`` to the server's ``upstream`` port (see the module docstring).
     When the server side of a connection closes, the client side is closed too."""
 
-    def __init__(self, upstream: int) -> None:
+    def __init__(self, upstream: Callable[[], int]) -> None:
         self.upstream = upstream
+        """The server's port now (it changes with each restart)."""
         self.port = 0
         self._open = asyncio.Event()
         self._open.set()
@@ -205,7 +231,7 @@ class PausableProxy:
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._writers.add(writer)
         try:
-            up_reader, up_writer = await asyncio.open_connection(LOOPBACK, self.upstream)
+            up_reader, up_writer = await asyncio.open_connection(LOOPBACK, self.upstream())
         except OSError:
             self._writers.discard(writer)
             writer.close()
@@ -410,7 +436,7 @@ async def crash_game(
     """
     server = ServerProcess(directory, settings)
     await asyncio.to_thread(server.start)
-    proxy = PausableProxy(server.ports[protocol])
+    proxy = PausableProxy(lambda: server.ports[protocol])
     await proxy.start()
     tasks = [asyncio.ensure_future(client) for client in clients(proxy.port)]
     try:

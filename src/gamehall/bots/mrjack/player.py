@@ -74,6 +74,25 @@ class WirePlayer:
     _part: str | None = None
     _tried: list[str] = field(default_factory=list)
     _last_sent: Action | None = None
+    _batching: bool = False
+    _due: bool = False
+
+    # ------------------------------------------------------------------ bursts
+
+    def begin_batch(self) -> None:
+        """Lines that arrive together are read together before deciding (:meth:`end_batch`):
+        a rejoin's catch-up brings ``spielzugerlaubnis(ja)`` and ``ok('Farbe ist aktiv: F')``
+        in one burst, and answering the first alone would pick a colour that is already
+        active."""
+        self._batching = True
+
+    def end_batch(self) -> list[Command]:
+        """The decision the burst called for, taken on the state after all of it."""
+        self._batching = False
+        if not self._due:
+            return []
+        self._due = False
+        return self._decide()
 
     # ------------------------------------------------------------------ input
 
@@ -270,6 +289,9 @@ class WirePlayer:
         return self._decide()
 
     def _decide(self) -> list[Command]:
+        if self._batching:
+            self._due = True
+            return []
         view = dict(self.view)
         if view.get("phase") == "aktion" and self._tried:
             view["open_parts"] = [p for p in view["open_parts"] if p not in self._tried]

@@ -160,7 +160,9 @@ class MrJackWireBot:
         return fresh
 
     def _lines(self) -> list[bytes]:
+        """The answers to the lines read so far, decided once the whole burst is in."""
         out: list[bytes] = []
+        self.player.begin_batch()
         while True:
             try:
                 message = self._codec.next_message()
@@ -168,7 +170,7 @@ class MrJackWireBot:
                 self.result.unreadable.append(exc.reason)
                 continue
             if message is NEED_DATA:
-                return out
+                return out + [self._codec.encode(command) for command in self.player.end_batch()]
             assert isinstance(message, Received)
             self.result.lines_received += 1
             out += [self._codec.encode(command) for command in self.player.receive(message.command)]
