@@ -47,6 +47,10 @@ def _atoms(term: Term) -> list[str]:
     return [text_of(t) for t in term.items] if isinstance(term, TList) else []
 
 
+UNKNOWN_PART = "?"
+"""The Teilzug under way when a rejoin's catch-up shows only its ``moeglichkeiten``."""
+
+
 @dataclass(slots=True)
 class WirePlayer:
     """One bot connection's game knowledge and decisions (see the module docstring).
@@ -176,7 +180,12 @@ class WirePlayer:
         return []
 
     def _on_moeglichkeiten(self, args: tuple[Term, ...]) -> list[Command]:
-        self.view.update(phase="ziel", to_move=ME, moeglichkeiten=_atoms(args[0]), part=self._part)
+        if self._part is None and self.view.get("active") is not None:
+            # a rejoin's catch-up: a Teilzug is under way, which one the wire does not say;
+            # its end still counts (an open part already done is refused and another tried)
+            self._part = UNKNOWN_PART
+        part = None if self._part == UNKNOWN_PART else self._part
+        self.view.update(phase="ziel", to_move=ME, moeglichkeiten=_atoms(args[0]), part=part)
         return self._decide()
 
     def _on_update_alibi(self, args: tuple[Term, ...]) -> list[Command]:
