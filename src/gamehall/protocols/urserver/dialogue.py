@@ -49,6 +49,7 @@ from gamehall.protocols._core import (
     SpectatorsChanged,
     Wire,
 )
+from gamehall.protocols._text import one_line
 from gamehall.protocols.urserver import render, sequences, tournament
 from gamehall.protocols.urserver.codec import UrCodec
 from gamehall.protocols.urserver.commands import Fehler
@@ -418,7 +419,7 @@ class UrDialogue:
             return []
         seats = {name.lower(): seat for seat, name in game.table.seat_names().items()}
         seat = seats.get(event.sender.lower())
-        return [] if seat is None else [f"NACHRICHT {seat} {event.text[:CHAT_MAX]}"]
+        return [] if seat is None else [f"NACHRICHT {seat} {one_line(event.text)[:CHAT_MAX]}"]
 
     def _game_begins(self, event: ev.SpielBeginnt, game: UrGame) -> list[str]:
         view = render.initial_view(game.table.view(None), (event.stroemungsrichtung, event.ozonschichtdicke))
@@ -441,7 +442,7 @@ class UrDialogue:
         seats = {name.lower(): seat for seat, name in game.table.seat_names().items()}
         seat = seats.get(event.sender.lower())
         if seat is not None:
-            self.send_lines([f"PRIVAT_NACHRICHT {seat} {event.text[:CHAT_MAX]}"])
+            self.send_lines([f"PRIVAT_NACHRICHT {seat} {one_line(event.text)[:CHAT_MAX]}"])
 
     def ended(self, room_id: str, reason: CloseReason, text: str) -> None:
         """The hall let the room go. After a normal end the connection stays for the chat
