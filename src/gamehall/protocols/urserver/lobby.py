@@ -7,8 +7,9 @@ keeps a waiting game for 30 minutes after its last connection left. So the games
 here, one :class:`UrLobby` per hall, shared by every UrServer connection of that hall.
 
 Player and spectator names are per game on the wire but unique per hall among users, so each
-connection logs in under a hall name of its own (its wire name, or with a ``-n`` suffix: ``~`` is a JDuplicate separator, which the hall refuses in names) and
-the game maps hall names back to wire names.
+connection logs in under a hall name of its own (its wire name, or with a ``-n`` suffix; not
+``~``, a JDuplicate separator that the hall's text rule refuses in names) and the game maps
+hall names back to wire names.
 """
 
 from __future__ import annotations
