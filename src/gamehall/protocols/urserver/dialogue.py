@@ -45,6 +45,7 @@ from gamehall.protocols._core import (
     HallError,
     HallPort,
     ProtocolError,
+    RoomInfo,
     Session,
     SpectatorsChanged,
     Wire,
@@ -352,7 +353,21 @@ class UrDialogue:
         return lines
 
     def _spectator_names(self, game: UrGame) -> list[str]:
-        return [m.wire_name for m in game.spectators if m is not self]
+        """Every spectator of ``game`` (note 5.3: one ``ZUSCHAUERIN`` per spectator), the
+        asking one included, whatever protocol they watch with: the hall room's spectators
+        while it lives (in the hall's order, so every connection gets the same block), else
+        the UrServer connections still watching the ended game."""
+        if game.room_id is not None and not game.ended:
+            info = self._room_info(game.room_id)
+            if info is not None:
+                return [game.wire_name_of(name) for name in info.spectators]
+        return [m.wire_name for m in game.spectators]
+
+    def _room_info(self, room_id: str) -> RoomInfo | None:
+        if self.session is not None:
+            with contextlib.suppress(HallError):
+                return self.session.room(room_id).info()
+        return next((info for info in self.hall.rooms("ursuppe") if info.room_id == room_id), None)
 
     def status_block(self, game: UrGame, view: Any = None) -> list[str]:
         shown = game.table.view(None) if view is None else view
