@@ -104,3 +104,12 @@ def test_dk_solos_lists_its_options_in_the_reference_order() -> None:
         solos = change.body["gamerule_validators"]["dk.solos"]
         assert solos["options"] == REFERENCE_SOLOS
         assert solos["default"] == REFERENCE_SOLOS[:7]
+
+
+def test_gamehall_chat_is_in_the_halls_text_form() -> None:
+    harness = CgHarness()
+    alice, bob, _ = two_humans_two_bots(harness)
+    alice.send("gamehall:chat", text="gg\x00 all\r\nnext\x03 round\u2028!")
+    (chat,) = [p for p in alice.take() if p.name == "gamehall:chat"]
+    assert chat.body["text"] == "gg  all\nnext  round\n!"
+    assert [p for p in bob.take() if p.name == "gamehall:chat"] == []  # vanilla: never chat
