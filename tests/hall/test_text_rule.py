@@ -115,8 +115,8 @@ def test_browser_chat_reaches_mrjack_players_as_one_chat_term() -> None:
 
 @pytest.mark.parametrize("version", [Version.V02, Version.V10])
 def test_browser_chat_and_names_reach_jduplicate_as_single_fields(version: Version) -> None:
-    harness = JdHarness()
-    web = harness.hall.login("Web User", RecordingListener(), protocol="web")
+    harness = JdHarness()  # "|" is a legal AAH nick character; 0.2 splits at the first "|" only
+    web = harness.hall.login("Web|User", RecordingListener(), protocol="web")
     info = web.create_room("words", {"preset": "DupEN"}, title="Web#table&x")
     web.join(info.room_id)
     ams = harness.connect("ams", version)
@@ -126,7 +126,7 @@ def test_browser_chat_and_names_reach_jduplicate_as_single_fields(version: Versi
     ams.take()
     web.chat(info.room_id, HOSTILE)
     web.shout(HOSTILE)
-    assert [msg for msg in ams.take_messages() if isinstance(msg, m.Chat)] == [m.Chat("Web User", NORMALISED)]
+    assert [msg for msg in ams.take_messages() if isinstance(msg, m.Chat)] == [m.Chat("Web|User", NORMALISED)]
 
 
 # -- every legacy protocol -> the browser and the others ----------------------------------
