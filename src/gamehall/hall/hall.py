@@ -191,8 +191,7 @@ class Hall:
         extra: Mapping[str, JSON] | None = None,
     ) -> Room:
         game_type = self._game_type(game)
-        if title is not None:
-            title = check_title(title)
+        title = check_title(title) if title is not None and title.strip() else None  # blank: the game's
         try:
             config = game_type.schema.validate(settings or {}, base=self.game_defaults(game))
             seed = self._seed_source()
