@@ -198,7 +198,8 @@ class RoomInfo:
 class HallError(Exception):
     """A lobby request the hall refuses. ``code`` is stable; protocols pick their wording.
 
-    Codes: ``name_invalid``, ``name_in_use``, ``no_such_room``, ``no_such_user``,
+    Codes: ``name_invalid``, ``title_invalid``, ``chat_invalid`` (the text rule,
+    :mod:`gamehall.protocols._text`), ``name_in_use``, ``no_such_room``, ``no_such_user``,
     ``wrong_password``, ``room_full``, ``game_in_progress``, ``not_in_room``,
     ``already_in_room``, ``not_operator``, ``no_open_room``, ``config`` (bad settings),
     ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``.
