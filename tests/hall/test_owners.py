@@ -153,3 +153,21 @@ def test_jduplicate_start_follows_the_hall_operator_after_the_creator_leaves() -
     assert jim.take() == ["ERROR|50001#"]
     web.start(room_id)
     assert harness.table().started
+
+
+def test_jduplicate_shows_and_obeys_the_halls_operator_which_prefers_humans_to_bots() -> None:
+    harness = JdHarness(bags=["BIS?RTU"])
+    web = harness.hall.login("wendy", RecordingListener(), protocol="web")
+    info = web.create_room("words", {"preset": "DupEN"}, title="mixed")
+    web.join(info.room_id)
+    harness.hall.login("Bot7", BotListener(), protocol="bot").join(info.room_id)
+    ams = harness.user("ams")
+    ams.send(m.JoinGameRequest("mixed"))
+    ams.take()
+    web.leave(info.room_id)
+    harness.advance(0)
+    assert harness.hall.room(info.room_id).info().operator == "ams"  # not Bot7, who came earlier
+    infos = [line for line in ams.take() if line.startswith("GAMEINFOS|mixed#")]
+    assert infos and infos[-1].startswith("GAMEINFOS|mixed#ams#")
+    ams.send(m.StartGameRequest())
+    assert harness.table().started
