@@ -103,7 +103,13 @@ def test_browser_user_plays_a_round_against_legacy_bots(server: ServerThread, pa
         if "wins the round" in banner:
             assert total_points(page) == 1
         page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-aah-legacy.png"))
+        # Leaving a running game asks first; "Stay" keeps the seat.
         page.get_by_test_id("leave-room").click()
+        page.get_by_test_id("leave-cancel").click()
+        assert page.get_by_test_id("leave-question").count() == 0
+        assert page.get_by_test_id("aah-status").count() == 1
+        page.get_by_test_id("leave-room").click()
+        page.get_by_test_id("leave-confirm").click()
         page.get_by_test_id("create-room").wait_for()
     finally:
         bots.cancel()

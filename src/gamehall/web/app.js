@@ -11,6 +11,8 @@ import { renderLobby } from "./lobby.js";
 import { renderRoom, roomLogChanged } from "./room.js";
 import * as generic from "./games/generic.js";
 import { RENDERERS } from "./games/index.js";
+import { languagePicker, translateStatic } from "./i18n.js";
+import "./i18n-de.js";
 
 const STORAGE_NAME = "gamehall.name";
 const STORAGE_TOKEN = "gamehall.token";
@@ -209,13 +211,16 @@ const HANDLERS = {
     if (room.seen.size > 4096) room.seen = new Set([...room.seen].slice(-2048));
     room.seq = Math.max(room.seq, msg.seq);
     const ev = msg.event;
-    const line = describeEvent(ev);
+    const renderer = room.info ? app.renderer(room.info.game) : null;
+    // A renderer may show an event its own way (e.g. AAH's "next round in 5 s" as a status
+    // line) by returning null from logLine; undefined keeps the default chat line.
+    const custom = renderer && renderer.logLine ? renderer.logLine(ev) : undefined;
+    const line = custom === undefined ? describeEvent(ev) : custom;
     if (line) {
       app.addLog(room.log, line);
       if (state.current === msg.room) roomLogChanged(app);
     }
     if (SEAT_EVENTS.has(ev.type)) app.refreshLobby();
-    const renderer = room.info ? app.renderer(room.info.game) : null;
     if (renderer && renderer.onEvent) renderer.onEvent(app, room, ev);
   },
 
@@ -319,6 +324,9 @@ function render() {
 setInterval(tickCountdowns, 250);
 setInterval(() => { if (state.welcomed && state.screen !== "login") app.refreshLobby(); }, 4000);
 document.getElementById("logout").addEventListener("click", () => app.logout());
+document.getElementById("logout").before(languagePicker());
+translateStatic();
+window.addEventListener("gamehall:lang", () => { if (state.screen !== "login" || !state.name) render(); });
 if (state.name) {
   replace(main, h("p", { class: "muted", text: "Connecting…" }));
   conn.open();

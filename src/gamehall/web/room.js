@@ -2,6 +2,7 @@
 // timers, chat), and the game's own renderer (games/<id>.js) in the middle.
 
 import { h, replace, countdown } from "./ui.js";
+import { lang, t } from "./i18n.js";
 
 let current = null; // {roomId, root, header, table} — kept while the same room is shown
 let panels = []; // live chat panels: {roomId, logEl}
@@ -25,7 +26,7 @@ export function renderRoom(app, main) {
 function fillHeader(app, room) {
   // Redraw only on a real change: a button replaced under the pointer loses its click.
   const shownBy = room.info ? app.renderer(room.info.game).id || "generic" : ""; // see fillTable
-  const signature = JSON.stringify([room.info, room.seat, room.ended, room.timers.map((t) => t.key), shownBy]);
+  const signature = JSON.stringify([room.info, room.seat, room.ended, room.timers.map((x) => x.key), shownBy, lang(), Boolean(room.confirmLeave)]);
   if (current.headerSignature === signature) return;
   current.headerSignature = signature;
   const info = room.info;
@@ -54,18 +55,38 @@ function fillHeader(app, room) {
         waiting && operator && freeSeats > 1 ? h("button", { type: "button", testid: "fill-bots", onclick: () => run({ t: "bots", count: freeSeats }), text: `Fill ${freeSeats} seats with bots` }) : null,
         room.ended
           ? h("button", { type: "button", class: "primary", testid: "leave-room", onclick: () => app.toLobby(), text: "Back to lobby" })
-          : h("button", { type: "button", testid: "leave-room", onclick: () => run({ t: "leave" }), text: room.seat === null ? "Stop watching" : "Leave" }))),
+          : h("button", { type: "button", testid: "leave-room", onclick: () => leave(app, room, run), text: room.seat === null ? t("Stop watching") : t("Leave") }))),
     info ? h("ul", { class: "seat-chips", "aria-label": "Seats" }, seatList,
       info.spectators.length ? h("li", { class: "muted", text: `watching: ${info.spectators.join(", ")}` }) : null) : null,
     room.timers.length && !(info && app.renderer(info.game).showsTimers) ? h("p", { class: "timers", testid: "timers" },
       room.timers.map((t) => h("span", { class: "timer" }, `Time left (${t.key}): `, countdown(t.deadline, { testid: "timer" })))) : null,
+    leaveQuestion(app, room, run),
     room.ended ? h("p", { class: "banner", role: "status", testid: "room-ended", text: room.ended.reason === "game_over" ? "This game is over." : "This room has ended." }) : null,
   );
 }
 
+/** Leaving a seat of a running game cannot be undone: ask first, in the header (watching or
+ * a room still waiting for players leaves at once). */
+function leave(app, room, run) {
+  const playing = room.seat !== null && room.info && room.info.status !== "waiting";
+  if (!playing) { run({ t: "leave" }); return; }
+  room.confirmLeave = true;
+  fillHeader(app, room);
+}
+
+function leaveQuestion(app, room, run) {
+  if (!room.confirmLeave || room.ended) return null;
+  const close = () => { room.confirmLeave = false; fillHeader(app, room); };
+  return h("div", { class: "banner leave-confirm", role: "alertdialog", "aria-label": t("Leave this game?"), testid: "leave-question" },
+    h("strong", { text: t("Leave this game?") }),
+    h("span", { text: ` ${t("Your seat is given up for good: you cannot come back to it.")} ` }),
+    h("button", { type: "button", class: "primary", testid: "leave-confirm", onclick: () => { room.confirmLeave = false; run({ t: "leave" }); }, text: t("Leave") }),
+    h("button", { type: "button", testid: "leave-cancel", onclick: close, text: t("Stay") }));
+}
+
 function fillTable(app, room, force = false) {
   if (!room.view) { replace(current.table, h("p", { class: "muted", text: "Loading the table…" })); return; }
-  const signature = JSON.stringify([room.view, room.seat, room.ended, room.timers.map((t) => t.key)]);
+  const signature = JSON.stringify([room.view, room.seat, room.ended, room.timers.map((x) => x.key), lang()]);
   const info = room.info;
   const renderer = app.renderer(info ? info.game : room.view.game);
   // The renderer counts too: after a reload the first view may be drawn by generic.js before

@@ -1,0 +1,21 @@
+// German for the strings every screen shares (the top bar, the room frame, the game-over
+// panel). Each game's own terms live in its module (games/<id>.js). English is the key.
+
+import { addTranslations } from "./i18n.js";
+
+addTranslations("de", {
+  // top bar and room frame
+  "Log out": "Abmelden",
+  Leave: "Verlassen",
+  "Stop watching": "Nicht mehr zusehen",
+  "Leave this game?": "Dieses Spiel verlassen?",
+  "Your seat is given up for good: you cannot come back to it.": "Dein Platz ist dann endgültig weg: du kannst nicht zurück.",
+  Stay: "Bleiben",
+  // game over (games/summary.js)
+  "Game over": "Spielende",
+  Player: "Spieler",
+  Score: "Punkte",
+  "Score over the rounds": "Punkte im Lauf der Runden",
+  // preparing a word list
+  "Preparing the dictionary…": "Das Wörterbuch wird vorbereitet…",
+});
