@@ -14,6 +14,7 @@ const STORAGE = "gamehall.lang";
 export const LANGUAGES = { en: "English", de: "Deutsch" };
 
 const tables = { en: {}, de: {} };
+const scopedTables = { en: {}, de: {} }; // scope -> {English: translated}
 let current = initialLanguage();
 
 function initialLanguage() {
@@ -43,17 +44,36 @@ export function setLang(code) {
   window.dispatchEvent(new CustomEvent("gamehall:lang", { detail: code }));
 }
 
-/** Add translations for `code` (English text -> translated text). */
-export function addTranslations(code, entries) {
-  Object.assign(tables[code], entries);
+/**
+ * Add translations for `code` (English text -> translated text). With a `scope` (a game id)
+ * they apply only to that scope's translator (see scoped()): "Round {n}" is "Spiel {n}" at a
+ * Doppelkopf table but "Runde {n}" in Ursuppe.
+ */
+export function addTranslations(code, entries, scope = "") {
+  if (!scope) { Object.assign(tables[code], entries); return; }
+  const byScope = scopedTables[code];
+  byScope[scope] = Object.assign(byScope[scope] || {}, entries);
+}
+
+function fill(text, params) {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
 }
 
 /** The text of `key` in the current language, with {placeholders} filled from `params`. */
 export function t(key, params = null) {
   const table = tables[current];
-  let text = table && Object.hasOwn(table, key) ? table[key] : key;
-  if (params) text = text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
-  return text;
+  return fill(table && Object.hasOwn(table, key) ? table[key] : key, params);
+}
+
+/** A t() for one scope: its own translations first, then the shared ones. */
+export function scoped(scope) {
+  const translate = (key, params = null) => {
+    const own = scopedTables[current][scope];
+    return own && Object.hasOwn(own, key) ? fill(own[key], params) : t(key, params);
+  };
+  translate.n = (n, one, many, params = {}) => translate(n === 1 ? one : many, { n, ...params });
+  return translate;
 }
 
 /** `one` or `many` (both English keys with {n}) by the count `n`. */

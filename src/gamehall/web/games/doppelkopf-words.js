@@ -3,7 +3,9 @@
 // and German (Re/Kontra, Dulle, Fuchs, Karlchen), from the engine's codes (rules/doppelkopf:
 // scoring.py game_summary codes, cards.py game types).
 
-import { addTranslations, lang, t } from "../i18n.js";
+import { addTranslations, lang, scoped } from "../i18n.js";
+
+const t = scoped("doppelkopf");
 
 const SUITS = { c: "♣", s: "♠", h: "♥", d: "♦" };
 const RANKS = {
@@ -205,4 +207,4 @@ addTranslations("de", {
   "more than {eyes} eyes taken": "mehr als {eyes} Augen",
   "cowardice: the win counts against the winners": "Feigheit: der Sieg zählt gegen die Gewinner",
   "{what} for {party}": "{what} für {party}",
-});
+}, "doppelkopf");

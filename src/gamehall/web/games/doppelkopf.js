@@ -10,7 +10,9 @@
 // (rules/doppelkopf/actions.py) as ActionCodec JSON. Words and German terms: doppelkopf-words.js.
 
 import { h, countdown } from "../ui.js";
-import { addTranslations, t } from "../i18n.js";
+import { addTranslations, scoped } from "../i18n.js";
+
+const t = scoped("doppelkopf");
 import { announcementName, cardLabel, cardNickname, describeResult, gameTypeName, partyName } from "./doppelkopf-words.js";
 import { gameOverPanel } from "./summary.js";
 
@@ -462,4 +464,4 @@ addTranslations("de", {
   "outside interference": "Einmischung von außen",
   away: "weg",
   "Game · winner": "Spiel · Gewinner",
-});
+}, "doppelkopf");
