@@ -12,6 +12,7 @@ import { renderRoom, roomLogChanged } from "./room.js";
 import * as generic from "./games/generic.js";
 import { RENDERERS } from "./games/index.js";
 import { languagePicker, translateStatic } from "./i18n.js";
+import { watchRequest } from "./busy.js";
 import "./i18n-de.js";
 
 const STORAGE_NAME = "gamehall.name";
@@ -62,11 +63,14 @@ export const app = {
 
   /** Run a request; report its refusal. Resolves with the reply or null. */
   async run(msg) {
+    const done = watchRequest(msg); // a slow request says what it waits for (busy.js)
     try {
       return await conn.request(msg);
     } catch (err) {
       app.showError(err);
       return null;
+    } finally {
+      done();
     }
   },
 

@@ -9,6 +9,8 @@ import { h, countdown } from "../ui.js";
 import { boardArea } from "./words-board.js";
 import { boggleArea, boggleResults } from "./words-boggle.js";
 import { STYLE } from "./words-style.js";
+import { gameOverPanel } from "./summary.js";
+import { wordsModeTitle } from "../labels.js";
 
 export const id = "words";
 
@@ -16,7 +18,6 @@ export const id = "words";
 export const showsTimers = true;
 
 const PLAYING = new Set(["open", "grace"]);
-const MODE_TITLES = { duplicate: "Duplicate", scrabble: "Scrabble", boggle: "Boggle" };
 const END_REASONS = {
   bag: "the bag is empty",
   nomove: "the rack has no move left",
@@ -41,7 +42,7 @@ export function render(ctx) {
   }
   return h("div", { class: "words", dataset: { mode: v.mode, phase: v.phase } },
     statusLine(ctx, v, me),
-    gameOver(v),
+    gameOver(ctx, v),
     h("div", { class: "wd-grid" },
       h("div", { class: "wd-play" }, v.state === "waiting" ? waitingNote(v) : play, v.mode === "boggle" ? startRound(ctx, v) : null),
       h("div", { class: "wd-side" },
@@ -66,7 +67,7 @@ function nameOf(v, seat) {
 function statusText(ctx, v, me) {
   const turn = v.mode === "boggle" ? `Round ${v.turn} of ${v.rounds}` : `Turn ${v.turn}`;
   switch (v.phase) {
-    case "waiting": return `${MODE_TITLES[v.mode]} (${v.letters}, ${v.dictionary}): waiting for the operator to start.`;
+    case "waiting": return `${wordsModeTitle(v.mode, v.letters)}: waiting for the operator to start.`;
     case "over": return "Game over.";
     case "pause": return `${turn} is over. The next turn starts in a moment.`;
     case "wait_start":
@@ -107,15 +108,25 @@ function waitingNote(v) {
         : `Boggle: ${v.rounds} rounds; trace words through touching cells. A word two players find scores for neither.` }));
 }
 
-function gameOver(v) {
+function gameOver(ctx, v) {
   if (v.phase !== "over") return null;
-  const ranking = [...v.players].sort((a, b) => b.total - a.total);
+  const ranking = [...v.players].sort((a, b) => b.total - a.total || a.seat - b.seat);
   const top = ranking.length ? ranking[0] : null;
   const why = END_REASONS[v.end_reason] || v.end_reason || "";
-  return h("div", { class: "banner win", role: "status", testid: "game-over" },
-    h("strong", { text: top ? `${top.name} wins with ${top.total} points` : "Game over" }),
-    v.mode === "duplicate" ? h("span", { text: ` · master total ${v.toptotal}` }) : null,
-    why ? h("span", { text: ` · the game ended: ${why}.` }) : null);
+  const history = v.history || [];
+  const chart = history.length ? {
+    labels: history.map((row, i) => (i > 0 && history[i - 1].turn === row.turn ? `${row.turn}✓` : String(row.turn))),
+    lines: v.players.map((p) => ({ name: p.name, values: history.map((row) => { const hit = row.totals.find((x) => x[0] === p.seat); return hit ? hit[1] : null; }) })),
+    xLabel: v.mode === "boggle" ? "round" : "turn",
+  } : null;
+  return h("div", { testid: "game-over" },
+    gameOverPanel({
+      headline: top ? `${top.name} wins with ${top.total} points.` : "Game over.",
+      reason: why ? `${wordsModeTitle(v.mode, v.letters)} · the game ended: ${why}.` : wordsModeTitle(v.mode, v.letters),
+      standings: ranking.map((p) => ({ name: p.name, score: p.total, me: p.seat === ctx.seat })),
+      details: v.mode === "duplicate" ? [h("p", { class: "muted", testid: "summary-master", text: `Master total: ${v.toptotal} (the best possible score, move by move).` })] : [],
+      chart,
+    }));
 }
 
 function startRound(ctx, v) {
