@@ -8,6 +8,7 @@
 // (`auswahl`, `legal_parts`, `moeglichkeiten`), nothing is computed here. Sends the engine's
 // actions (rules/mrjack/actions.py) as ActionCodec JSON: {"type": "aktiv", "farbe": "gelb"}.
 
+import { gameOverPanel } from "./summary.js";
 import { h, countdown } from "../ui.js";
 import { boardSvg, characterName, COLOURS, CHARACTERS } from "./mrjack-board.js";
 import { STYLE } from "./mrjack-style.js";
@@ -205,9 +206,29 @@ function gameOver(ctx, v) {
     timeout: `${nameOfRole(v, loser)} (${ROLE_WORDS[loser]}) ran out of time.`,
   }[v.reason] || "";
   const mine = ctx.seat !== null && roleOf(v, ctx.seat) === v.winner;
-  return h("div", { class: mine ? "banner win" : "banner", testid: "game-over", role: "status" },
-    h("strong", { text: `${ROLE_TITLES[v.winner]} wins (${winnerName}). ` }),
-    h("span", { text: `${how} Mr. Jack was ${jack}.` }));
+  const history = v.suspects_by_round || [];
+  const chart = history.length ? {
+    labels: ["0", ...history.map((row) => String(row[0]))],
+    lines: [{ name: "Suspects left", values: [COLOURS.length, ...history.map((row) => row[1])] }],
+    title: "Suspects left after each round",
+    xLabel: "round",
+  } : null;
+  const standings = ["mrjack", "detektiv"].map((role) => ({
+    name: `${nameOfRole(v, role)} (${ROLE_WORDS[role]})`, score: role === v.winner ? "won" : "lost", me: ctx.seat !== null && roleOf(v, ctx.seat) === role,
+  })).sort((a) => (a.score === "won" ? -1 : 1));
+  return h("div", { class: mine ? "mj-over win" : "mj-over", testid: "game-over" },
+    gameOverPanel({
+      headline: `${ROLE_TITLES[v.winner]} wins (${winnerName}).`,
+      reason: `${how} Mr. Jack was ${jack}. ${tn(history.length ? history[history.length - 1][0] : v.round)}`,
+      standings,
+      chart,
+      scoreLabel: "Result",
+    }));
+}
+
+/** "It took 5 rounds." */
+function tn(rounds) {
+  return rounds === 1 ? "It took 1 round." : `It took ${rounds} rounds.`;
 }
 
 // ------------------------------------------------------------------------------ side panels
