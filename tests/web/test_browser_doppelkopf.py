@@ -66,7 +66,9 @@ def round_view(page: Any) -> Any:
 
 def places(page: Any) -> dict[str, str]:
     seats = page.get_by_test_id("dk-seat")
-    return {seats.nth(i).get_attribute("data-place"): seats.nth(i).get_attribute("data-seat") for i in range(4)}
+    return {
+        seats.nth(i).get_attribute("data-place"): seats.nth(i).get_attribute("data-seat") for i in range(4)
+    }
 
 
 def play_round(page: Any) -> int:
@@ -101,14 +103,21 @@ def play_round(page: Any) -> int:
                 assert "Re" in party or "Kontra" in party or "not settled" in party
             before = page.get_by_test_id("dk-card").count()
             enabled.first.click()
-            page.wait_for_function("n => document.querySelectorAll('[data-testid=\"dk-card\"]').length < n", arg=before)
+            page.wait_for_function(
+                "n => document.querySelectorAll('[data-testid=\"dk-card\"]').length < n", arg=before
+            )
             played += 1
             if page.get_by_test_id("dk-last-winner").count():
                 view = round_view(page)
                 if view and view["last_trick_winner"] is not None:
-                    names = {s["seat"]: s["name"] for s in page.evaluate(
-                        """async () => { const { app } = await import("/app.js");
-                        return app.state.rooms.get(document.querySelector(".room").dataset.room).view.seats; }""")}
+                    names = {
+                        s["seat"]: s["name"]
+                        for s in page.evaluate(
+                            """async () => { const { app } = await import("/app.js");
+                         const id = document.querySelector(".room").dataset.room;
+                        return app.state.rooms.get(id).view.seats; }"""
+                        )
+                    }
                     text = page.get_by_test_id("dk-last-winner").inner_text()
                     assert f"taken by {names[view['last_trick_winner']]}" in text
     return played
@@ -138,7 +147,7 @@ def test_browser_user_plays_a_doppelkopf_round_against_hall_bots(server: ServerT
     page.get_by_test_id("dk-ready").wait_for()
     first_places = places(page)
     my_seat = first_places["bottom"]
-    assert page.locator(f'[data-testid="dk-seat"][data-place="bottom"] >> text=(you)').count() == 1
+    assert page.locator('[data-testid="dk-seat"][data-place="bottom"] >> text=(you)').count() == 1
     assert play_round(page) == 12
     text = page.get_by_test_id("dk-round-result").inner_text()
     assert "wins with" in text or "Nobody wins" in text or "no points" in text

@@ -330,7 +330,9 @@ def test_every_decision_panel_sends_its_action(server: ServerThread, page: Any) 
         assert sent == [expected], kind
 
 
-def test_cell_division_highlights_the_legal_fields_and_drops_a_refused_block(server: ServerThread, page: Any) -> None:
+def test_cell_division_highlights_the_legal_fields_and_drops_a_refused_block(
+    server: ServerThread, page: Any
+) -> None:
     from gamehall.rules.ursuppe import new_game
     from gamehall.rules.ursuppe.division import field_allowed
     from gamehall.rules.ursuppe.state import Player
@@ -401,7 +403,8 @@ def test_the_table_fits_a_390_px_phone(server: ServerThread, chromium: Any) -> N
                 const ur = await import("/games/ursuppe.js");
                 const room = { id: "phone", seat: 0 };
                 const host = document.createElement("main");
-                const ctx = { view, seat: 0, room, timers: [], ended: null, act: () => null, rerender: () => {} };
+                const ctx = { view, seat: 0, room, timers: [], ended: null,
+                  act: () => null, rerender: () => {} };
                 host.appendChild(ur.render(ctx));
                 document.getElementById("main").replaceChildren(host);
             }""",

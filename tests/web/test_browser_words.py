@@ -180,7 +180,7 @@ def test_the_create_form_names_modes_in_words_and_a_slow_create_says_it_prepares
     page.get_by_test_id("create-game").select_option("words")
     page.locator("details summary").click()
     options = page.locator('[data-setting="preset"] option').all_inner_texts()
-    assert "Duplicate (English)" in options and "Boggle 4×4 (French)" in options
+    assert "Duplicate (English)" in options and "Boggle 4\u00d74 (French)" in options
     assert not any(code in options for code in ("DupEN", "BogFR"))
     # The first build of a word list takes minutes: hold the server's reply to "create" (as a
     # server busy building would) and the browser says what it waits for.

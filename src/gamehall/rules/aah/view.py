@@ -57,7 +57,8 @@ def table_view(table: TableState, seat: Seat | None) -> dict[str, JSON]:
         ],
         "last_round": _last_round(table),
         "rounds": [
-            {"round": number, "winner": winner, "winner_name": name} for number, winner, name in table.round_winners
+            {"round": number, "winner": winner, "winner_name": name}
+            for number, winner, name in table.round_winners
         ],
         "points_limit": table.setting("aplimit"),
         "timeout": table.setting("timeout"),
