@@ -54,6 +54,17 @@ def expected_normal_order(values: list[str]) -> list[str]:
     return sorted(values, key=order.index)
 
 
+LAST_TRICK_NAMED = """() => {
+    const app = window.testApp;
+    const room = app.state.rooms.get(document.querySelector(".room").dataset.room);
+    const r = room.view.round;
+    const line = document.querySelector('[data-testid="dk-last-winner"]');
+    if (!r || r.last_trick_winner === null || !line) return true;
+    const seat = room.view.seats.find((s) => s.seat === r.last_trick_winner);
+    return line.textContent.includes(`taken by ${seat.name}:`);
+}"""
+
+
 def round_view(page: Any) -> Any:
     return page.evaluate(
         """async () => {
@@ -108,18 +119,10 @@ def play_round(page: Any) -> int:
             )
             played += 1
             if page.get_by_test_id("dk-last-winner").count():
-                view = round_view(page)
-                if view and view["last_trick_winner"] is not None:
-                    names = {
-                        s["seat"]: s["name"]
-                        for s in page.evaluate(
-                            """async () => { const { app } = await import("/app.js");
-                         const id = document.querySelector(".room").dataset.room;
-                        return app.state.rooms.get(id).view.seats; }"""
-                        )
-                    }
-                    text = page.get_by_test_id("dk-last-winner").inner_text()
-                    assert f"taken by {names[view['last_trick_winner']]}" in text
+                # The line names the seat the view says took the last trick (checked in one
+                # go in the page, as the view moves on while bots play).
+                page.evaluate('async () => { window.testApp = (await import("/app.js")).app; }')
+                page.wait_for_function(LAST_TRICK_NAMED)
     return played
 
 
@@ -183,3 +186,20 @@ def test_browser_user_plays_a_doppelkopf_round_against_hall_bots(server: ServerT
     assert chart.locator("polyline").count() == 4
     # One point per round plus the start, for each player.
     assert chart.locator("circle").count() == 4 * 3
+
+
+def test_a_german_browser_gets_german_and_the_choice_is_remembered(server: ServerThread) -> None:
+    with launched_chromium(sync_api) as browser:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+        try:
+            page = context.new_page()
+            page.goto(server.web_url)
+            assert page.get_by_test_id("language").input_value() == "de"
+            assert page.evaluate("document.documentElement.lang") == "de"
+            assert page.get_by_test_id("logout").inner_text() == "Abmelden"
+            page.get_by_test_id("language").select_option("en")
+            assert page.get_by_test_id("logout").inner_text() == "Log out"
+            page.reload()
+            assert page.get_by_test_id("language").input_value() == "en"  # remembered
+        finally:
+            context.close()

@@ -128,7 +128,7 @@ function gameOver(ctx, v) {
   return h("div", { class: "banner-wrap", testid: "game-over" },
     gameOverPanel({
       headline,
-      reason: v.end_reason && v.end_reason !== "end" ? t("The game ended: {why}.", { why: pretty(v.end_reason) }) : t("{n} rounds played.", { n: rounds.length }),
+      reason: v.end_reason && v.end_reason !== "end" ? t("The game ended: {why}.", { why: pretty(v.end_reason) }) : t.n(rounds.length, "{n} round played.", "{n} rounds played."),
       standings,
       chart,
       scoreLabel: t("Points"),
@@ -400,6 +400,7 @@ addTranslations("de", {
   round: "Spiel",
   "The game ended: {why}.": "Das Spiel endete: {why}.",
   "{n} rounds played.": "{n} Spiele gespielt.",
+  "{n} round played.": "{n} Spiel gespielt.",
   Points: "Punkte",
   "leads this trick": "spielt in diesem Stich aus",
   lead: "kommt raus",

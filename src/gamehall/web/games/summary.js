@@ -7,6 +7,9 @@ import { t } from "../i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/** Dash patterns by player, so lines that run together stay distinguishable. */
+const DASHES = ["none", "7 4", "2 4", "10 4 2 4"];
+
 /** Line colours of the chart, one per player (repeats after eight). */
 export const PALETTE = ["#2f6f4f", "#b3261e", "#2f6fd0", "#d0a21a", "#7a3fa0", "#0f8b8d", "#c2581b", "#555555"];
 
@@ -79,7 +82,7 @@ export function scoreChart({ labels, lines, title = null, xLabel = null }) {
     const points = line.values.map((v, i) => (typeof v === "number" ? `${x(i).toFixed(1)},${y(v).toFixed(1)}` : null)).filter(Boolean);
     return svg("g", { class: "series", "data-name": line.name },
       text(svg("title"), line.name),
-      svg("polyline", { points: points.join(" "), fill: "none", stroke: colour, "stroke-width": 2.5, "stroke-linejoin": "round" }),
+      svg("polyline", { points: points.join(" "), fill: "none", stroke: colour, "stroke-width": 2.5, "stroke-linejoin": "round", "stroke-dasharray": DASHES[n % DASHES.length] }),
       ...line.values.map((v, i) => (typeof v === "number" ? svg("circle", { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 3, fill: colour }) : null)));
   });
   const chartTitle = title || t("Score over the rounds");
@@ -87,7 +90,9 @@ export function scoreChart({ labels, lines, title = null, xLabel = null }) {
     text(svg("title"), chartTitle), ...grid, ...xTicks, ...paths,
     xLabel ? text(svg("text", { x: width - right, y: height - 2, "text-anchor": "end", class: "tick" }), xLabel) : null);
   const legend = h("ul", { class: "chart-legend" }, lines.map((line, n) => h("li", {},
-    h("span", { class: "swatch", style: `background:${PALETTE[n % PALETTE.length]}` }), line.name)));
+    svg("svg", { class: "swatch", viewBox: "0 0 28 10", width: 28, height: 10, "aria-hidden": "true" },
+      svg("line", { x1: 1, x2: 27, y1: 5, y2: 5, stroke: PALETTE[n % PALETTE.length], "stroke-width": 3, "stroke-dasharray": DASHES[n % DASHES.length] })),
+    line.name)));
   return h("figure", { class: "chart" }, chart, legend);
 }
 
