@@ -11,6 +11,9 @@ import { boggleArea, boggleResults } from "./words-boggle.js";
 import { STYLE } from "./words-style.js";
 import { gameOverPanel } from "./summary.js";
 import { wordsModeTitle } from "../labels.js";
+import { addTranslations, scoped } from "../i18n.js";
+
+const t = scoped("words");
 
 export const id = "words";
 
@@ -65,32 +68,36 @@ function nameOf(v, seat) {
 }
 
 function statusText(ctx, v, me) {
-  const turn = v.mode === "boggle" ? `Round ${v.turn} of ${v.rounds}` : `Turn ${v.turn}`;
+  const turn = v.mode === "boggle" ? t("Round {n} of {of}", { n: v.turn, of: v.rounds }) : t("Turn {n}", { n: v.turn });
   switch (v.phase) {
-    case "waiting": return `${wordsModeTitle(v.mode, v.letters)}: waiting for the operator to start.`;
-    case "over": return "Game over.";
-    case "pause": return `${turn} is over. The next turn starts in a moment.`;
+    case "waiting": return t("{mode}: waiting for the operator to start.", { mode: wordsModeTitle(v.mode, v.letters) });
+    case "over": return t("Game over.");
+    case "pause": return t("{turn} is over. The next turn starts in a moment.", { turn });
     case "wait_start":
-      return v.operator === ctx.seat ? `${turn} is over. Start the next round when everyone is ready.` : `${turn} is over. Waiting for ${nameOf(v, v.operator)} to start the next round.`;
+      return v.operator === ctx.seat
+        ? t("{turn} is over. Start the next round when everyone is ready.", { turn })
+        : t("{turn} is over. Waiting for {name} to start the next round.", { turn, name: nameOf(v, v.operator) });
     default: break;
   }
-  const grace = v.phase === "grace" ? "Time is up: send your move now. " : "";
-  if (!me) return `${turn}. ${grace}You are watching.`;
+  const grace = v.phase === "grace" ? `${t("Time is up: send your move now.")} ` : "";
+  if (!me) return `${turn}. ${grace}${t("You are watching.")}`;
   if (v.mode === "duplicate") {
     return (v.submitted || []).includes(ctx.seat)
-      ? `${turn}: ${grace}your move is in. You may replace it until the time is up.`
-      : `${turn}: ${grace}place the best word you can find with the rack.`;
+      ? `${turn}: ${grace}${t("your move is in. You may replace it until the time is up.")}`
+      : `${turn}: ${grace}${t("place the best word you can find with the rack.")}`;
   }
   if (v.mode === "scrabble") {
-    return v.current === ctx.seat ? `${turn}: ${grace}your turn. Place a word, exchange or pass.` : `${turn}: ${nameOf(v, v.current)} is playing.`;
+    return v.current === ctx.seat
+      ? `${turn}: ${grace}${t("your turn. Place a word, exchange or pass.")}`
+      : `${turn}: ${t("{name} is playing.", { name: nameOf(v, v.current) })}`;
   }
-  return `${turn}: ${grace}find words of 3 letters or more on the grid.`;
+  return `${turn}: ${grace}${t("find words of 3 letters or more on the grid.")}`;
 }
 
 function statusLine(ctx, v, me) {
   const timer = ctx.timers.length && !ctx.ended ? ctx.timers[0] : null;
   const kind = timer ? timer.key.split(":")[0] : "";
-  const label = { turn: "time left", grace: "last seconds", pause: "next turn in" }[kind] || "time";
+  const label = t({ turn: "time left", grace: "last seconds", pause: "next turn in" }[kind] || "time");
   const mine = me && PLAYING.has(v.phase) && (v.mode !== "scrabble" || v.current === ctx.seat)
     && !(v.mode === "duplicate" && (v.submitted || []).includes(ctx.seat));
   return h("p", { class: mine ? "wd-status mine" : "wd-status", role: "status", testid: "words-status" },
@@ -142,12 +149,12 @@ function scores(ctx, v) {
   const submitted = new Set(v.submitted || []);
   const rackSizes = v.rack_sizes || {};
   return h("section", { class: "wd-panel", "aria-label": "Scores" },
-    h("h3", { text: "Scores" }),
+    h("h3", { text: t("Scores") }),
     h("table", { class: "wd-scores", testid: "words-scores" },
       h("thead", {}, h("tr", {},
-        h("th", { scope: "col", text: "Player" }),
-        h("th", { scope: "col", class: "num", text: "Last" }),
-        h("th", { scope: "col", class: "num", text: "Total" }))),
+        h("th", { scope: "col", text: t("Player") }),
+        h("th", { scope: "col", class: "num", text: t("Last") }),
+        h("th", { scope: "col", class: "num", text: t("Total") }))),
       h("tbody", {}, ranking.map((p) => h("tr", {
         class: [p.seat === ctx.seat ? "me" : "", p.seated ? "" : "gone"].join(" ").trim(),
         testid: "score-row", dataset: { seat: String(p.seat) },
@@ -196,5 +203,31 @@ function topsHistory(v) {
   if (!tops.length) return null;
   return h("details", { class: "wd-panel" },
     h("summary", { text: `Master moves so far (${tops.length})` }),
-    h("ol", { class: "wd-tops", testid: "tops" }, tops.map((t) => h("li", { text: t }))));
+    h("ol", { class: "wd-tops", testid: "tops" }, tops.map((top) => h("li", { text: top }))));
 }
+
+addTranslations("de", {
+  "Round {n} of {of}": "Runde {n} von {of}",
+  "Turn {n}": "Zug {n}",
+  "{mode}: waiting for the operator to start.": "{mode}: warten, bis der Gastgeber startet.",
+  "Game over.": "Spiel vorbei.",
+  "{turn} is over. The next turn starts in a moment.": "{turn} ist vorbei. Der nächste Zug beginnt gleich.",
+  "{turn} is over. Start the next round when everyone is ready.": "{turn} ist vorbei. Starte die nächste Runde, wenn alle bereit sind.",
+  "{turn} is over. Waiting for {name} to start the next round.": "{turn} ist vorbei. Warten, bis {name} die nächste Runde startet.",
+  "Time is up: send your move now.": "Die Zeit ist um: schick jetzt deinen Zug.",
+  "You are watching.": "Du schaust zu.",
+  "your move is in. You may replace it until the time is up.": "dein Zug ist abgegeben. Du kannst ihn bis zum Ende der Zeit ersetzen.",
+  "place the best word you can find with the rack.": "lege das beste Wort, das du mit den Steinen findest.",
+  "your turn. Place a word, exchange or pass.": "du bist dran. Lege ein Wort, tausche oder passe.",
+  "{name} is playing.": "{name} ist dran.",
+  "find words of 3 letters or more on the grid.": "finde Wörter mit 3 oder mehr Buchstaben im Raster.",
+  "time left": "Zeit",
+  "last seconds": "letzte Sekunden",
+  "next turn in": "nächster Zug in",
+  time: "Zeit",
+  Scores: "Punkte",
+  Player: "Spieler",
+  Last: "Letzter",
+  Total: "Gesamt",
+  Duplicate: "Duplicate",
+}, "words");
