@@ -164,6 +164,12 @@ def test_browser_user_plays_a_doppelkopf_round_against_hall_bots(server: ServerT
     page.get_by_test_id("dk-vote-continue").click()
     page.get_by_test_id("dk-ready").wait_for()
     assert places(page) == first_places and places(page)["bottom"] == my_seat
+    # On a 390 px phone nothing runs off the side and the decision is on screen.
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    ready = page.get_by_test_id("dk-ready").bounding_box()
+    assert ready is not None and ready["x"] + ready["width"] <= 390 and ready["y"] + ready["height"] <= 844
+    page.set_viewport_size({"width": 1280, "height": 800})
     play_round(page)
     page.screenshot(path="/tmp/gamehall-browser-doppelkopf.png")
     # The points history is not clipped at 1280 px: its table fits its box.

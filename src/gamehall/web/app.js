@@ -11,7 +11,7 @@ import { renderLobby } from "./lobby.js";
 import { renderRoom, roomLogChanged } from "./room.js";
 import * as generic from "./games/generic.js";
 import { RENDERERS } from "./games/index.js";
-import { languagePicker, translateStatic } from "./i18n.js";
+import { languagePicker, t, translateStatic } from "./i18n.js";
 import { watchRequest } from "./busy.js";
 import "./i18n-de.js";
 
@@ -148,7 +148,7 @@ function socketUrl() {
 function onStatus(status) {
   const wasOpen = state.status === "open";
   state.status = status;
-  statusEl.textContent = { connecting: "Connecting…", open: "Connected", closed: "Disconnected" }[status];
+  statusEl.textContent = t({ connecting: "Connecting…", open: "Connected", closed: "Disconnected" }[status]);
   statusEl.dataset.status = status;
   if (status === "open" && state.name) hello();
   if (status === "closed" && wasOpen) state.welcomed = false;
@@ -233,7 +233,7 @@ const HANDLERS = {
     const now = performance.now();
     room.view = msg.view;
     room.seat = msg.seat;
-    room.timers = (msg.timers || []).map((t) => ({ key: t.key, deadline: now + t.seconds_left * 1000 }));
+    room.timers = (msg.timers || []).map((x) => ({ key: x.key, deadline: now + x.seconds_left * 1000 }));
     if (state.current === msg.room && state.screen === "room") render();
   },
 
@@ -287,10 +287,10 @@ function endedText(msg) {
 function describeEvent(ev) {
   switch (ev.type) {
     case "ChatSaid": return { kind: "room", sender: ev.sender, text: ev.text };
-    case "SeatJoined": return { kind: "system", text: `${ev.name} sat down.` };
-    case "SeatLeft": return { kind: "system", text: `${ev.name} left.` };
-    case "SeatAway": return { kind: "system", text: `${ev.name} lost the connection.` };
-    case "SeatBack": return { kind: "system", text: `${ev.name} is back.` };
+    case "SeatJoined": return { kind: "system", text: t("{name} sat down.", { name: ev.name }) };
+    case "SeatLeft": return { kind: "system", text: t("{name} left.", { name: ev.name }) };
+    case "SeatAway": return { kind: "system", text: t("{name} lost the connection.", { name: ev.name }) };
+    case "SeatBack": return { kind: "system", text: t("{name} is back.", { name: ev.name }) };
     case "SeatRenamed": return { kind: "system", text: `${ev.old} is now ${ev.new}.` };
     case "SpectatorsChanged": return null;
     case "RoomClosed": return null;
@@ -330,7 +330,10 @@ setInterval(() => { if (state.welcomed && state.screen !== "login") app.refreshL
 document.getElementById("logout").addEventListener("click", () => app.logout());
 document.getElementById("logout").before(languagePicker());
 translateStatic();
-window.addEventListener("gamehall:lang", () => { if (state.screen !== "login" || !state.name) render(); });
+window.addEventListener("gamehall:lang", () => {
+  statusEl.textContent = t({ connecting: "Connecting…", open: "Connected", closed: "Disconnected" }[state.status] || "Not connected");
+  if (state.screen !== "login" || !state.name) render();
+});
 if (state.name) {
   replace(main, h("p", { class: "muted", text: "Connecting…" }));
   conn.open();

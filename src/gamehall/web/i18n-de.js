@@ -6,6 +6,14 @@ import { addTranslations } from "./i18n.js";
 addTranslations("de", {
   // top bar and room frame
   "Log out": "Abmelden",
+  "Connecting…": "Verbinde…",
+  Connected: "Verbunden",
+  Disconnected: "Getrennt",
+  "Not connected": "Nicht verbunden",
+  "{name} sat down.": "{name} hat Platz genommen.",
+  "{name} left.": "{name} ist gegangen.",
+  "{name} lost the connection.": "{name} hat die Verbindung verloren.",
+  "{name} is back.": "{name} ist zurück.",
   Leave: "Verlassen",
   "Stop watching": "Nicht mehr zusehen",
   "Leave this game?": "Dieses Spiel verlassen?",

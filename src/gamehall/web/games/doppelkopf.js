@@ -314,7 +314,7 @@ function hand(ctx, v, r) {
   const trumps = r.hand.filter((c) => c.trump).length;
   return h("section", { class: "hand dk-hand-area", "aria-label": t("Your hand") },
     h("div", { class: "row spread" },
-      h("h3", {}, t("Your hand"), h("span", { class: "muted small", text: ` · ${t("{n} trumps", { n: trumps })}` })),
+      h("h3", {}, t("Your hand"), h("span", { class: "muted small", text: ` · ${t.n(trumps, "{n} trump", "{n} trumps")}` })),
       pass),
     h("ul", { class: "dk-hand", testid: "dk-hand" }, cards));
 }
@@ -448,6 +448,7 @@ addTranslations("de", {
   "Pass these 3": "Diese 3 abgeben",
   trump: "Trumpf",
   "{n} trumps": "{n} Trümpfe",
+  "{n} trump": "{n} Trumpf",
   "Your hand": "Deine Karten",
   "Pick the wrong move": "Wähle den falschen Zug",
   "Which move of {name} was wrong ({kind})?": "Welcher Zug von {name} war falsch ({kind})?",
