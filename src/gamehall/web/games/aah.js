@@ -99,11 +99,11 @@ function roundSummary(v) {
   const last = v.last_round;
   if (!last || !["gap", "waiting", "over", "aborted"].includes(v.phase)) return null;
   if (last.winner === null || last.winner === undefined) {
-    return h("div", { class: "banner void", testid: "round-winner", role: "status", text: "Nobody won that round." });
+    return h("div", { class: "banner void", testid: "round-winner", role: "status", text: t("Nobody won that round.") });
   }
   const winning = last.submissions.find((s) => s.owner === last.winner);
   return h("div", { class: "banner", testid: "round-winner", role: "status" },
-    h("strong", { text: `${last.winner_name} wins the round` }),
+    h("strong", { text: t("{name} wins the round", { name: last.winner_name }) }),
     winning ? h("div", { class: "cards small" }, winning.cards.map((c) => whiteCard(c, { winning: true }))) : null);
 }
 
@@ -151,11 +151,11 @@ function playedArea(ctx, v, iAmCzar) {
     const done = v.seats.filter((s) => s.done && s.seat !== v.czar).length;
     const waiting = v.seats.filter((s) => s.present && !s.done && s.seat !== v.czar).length;
     return h("div", { class: "played", "aria-label": "Played answers" },
-      h("p", { class: "muted", testid: "facedown-count", text: `${done} answer${done === 1 ? "" : "s"} in, ${waiting} to come.` }),
+      h("p", { class: "muted", testid: "facedown-count", text: t.n(done, "{n} answer in, {waiting} to come.", "{n} answers in, {waiting} to come.", { waiting }) }),
       h("div", { class: "cards facedown-row", testid: "facedown" },
         Array.from({ length: done }, () => h("div", { class: "card-white facedown", "aria-hidden": "true" }))),
       v.my_submission.length ? h("div", { class: "mine" },
-        h("p", { class: "muted", text: "Your answer:" }),
+        h("p", { class: "muted", text: t("Your answer:") }),
         h("div", { class: "cards small", testid: "my-submission" },
           v.my_submission.map((cid) => whiteCard({ id: cid, text: cardTexts.get(cid) || `#${cid}` })))) : null);
   }
@@ -165,7 +165,7 @@ function playedArea(ctx, v, iAmCzar) {
         v.submissions.map((sub, i) => h("li", { class: "submission", testid: "submission", dataset: { index: String(i) } },
           h("div", { class: "cards" }, sub.cards.map((c) => whiteCard(c))),
           iAmCzar && !ctx.ended
-            ? h("button", { type: "button", class: "primary", testid: "judge-button", "aria-label": `Choose answer ${i + 1}: ${sub.cards.map((c) => c.text).join(" / ")}`, onclick: () => ctx.act({ type: "Judge", card_id: sub.cards[0].id }), text: "Choose this" })
+            ? h("button", { type: "button", class: "primary", testid: "judge-button", "aria-label": `Choose answer ${i + 1}: ${sub.cards.map((c) => c.text).join(" / ")}`, onclick: () => ctx.act({ type: "Judge", card_id: sub.cards[0].id }), text: t("Choose this") })
             : null))));
   }
   return null;
@@ -216,10 +216,10 @@ function hand(ctx, v, me, iAmCzar, selection) {
   });
   return h("section", { class: "hand", "aria-label": "Your hand" },
     h("div", { class: "row spread" },
-      h("h3", { text: iAmCzar && v.phase === "pick" ? "Your hand (the Czar does not play this round)" : "Your hand" }),
+      h("h3", { text: iAmCzar && v.phase === "pick" ? t("Your hand (the Czar does not play this round)") : t("Your hand") }),
       multi && canPick ? h("div", { class: "row" },
-        h("button", { type: "button", testid: "clear-selection", disabled: selection.length === 0, onclick: () => { selection.length = 0; ctx.rerender(); }, text: "Clear" }),
-        h("button", { type: "button", class: "primary", testid: "play-cards", disabled: selection.length !== need, onclick: () => play([...selection]), text: `Play ${need} card${need === 1 ? "" : "s"}` })) : null),
+        h("button", { type: "button", testid: "clear-selection", disabled: selection.length === 0, onclick: () => { selection.length = 0; ctx.rerender(); }, text: t("Clear") }),
+        h("button", { type: "button", class: "primary", testid: "play-cards", disabled: selection.length !== need, onclick: () => play([...selection]), text: t.n(need, "Play {n} card", "Play {n} cards") })) : null),
     h("ul", { class: "cards hand-cards", testid: "hand" }, cards));
 }
 
@@ -280,4 +280,15 @@ addTranslations("de", {
   "first to {n}": "Ziel {n}",
   "Round winners ({n})": "Rundensieger ({n})",
   "nobody (void round)": "niemand (ungültige Runde)",
+  "Nobody won that round.": "Niemand hat diese Runde gewonnen.",
+  "{name} wins the round": "{name} gewinnt die Runde",
+  "{n} answer in, {waiting} to come.": "{n} Antwort abgegeben, {waiting} fehlen noch.",
+  "{n} answers in, {waiting} to come.": "{n} Antworten abgegeben, {waiting} fehlen noch.",
+  "Your answer:": "Deine Antwort:",
+  "Choose this": "Diese wählen",
+  "Your hand (the Czar does not play this round)": "Deine Karten (der Czar spielt diese Runde nicht)",
+  "Your hand": "Deine Karten",
+  Clear: "Leeren",
+  "Play {n} card": "{n} Karte spielen",
+  "Play {n} cards": "{n} Karten spielen",
 }, "aah");
