@@ -122,7 +122,7 @@ function gameOver(ctx, v) {
   const why = END_REASONS[v.end_reason] || v.end_reason || "";
   const history = v.history || [];
   const chart = history.length ? {
-    labels: history.map((row, i) => (i > 0 && history[i - 1].turn === row.turn ? `${row.turn}✓` : String(row.turn))),
+    labels: history.map((row, i) => (i > 0 && history[i - 1].turn === row.turn ? t("end") : String(row.turn))),
     lines: v.players.map((p) => ({ name: p.name, values: history.map((row) => { const hit = row.totals.find((x) => x[0] === p.seat); return hit ? hit[1] : null; }) })),
     xLabel: v.mode === "boggle" ? "round" : "turn",
   } : null;
@@ -230,4 +230,5 @@ addTranslations("de", {
   Last: "Letzter",
   Total: "Gesamt",
   Duplicate: "Duplicate",
+  end: "Ende",
 }, "words");
