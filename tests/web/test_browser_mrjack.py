@@ -271,8 +271,12 @@ def test_browser_table_fits_a_phone(server: ServerThread, chromium: Any) -> None
         page.locator('.mj-status:has-text("Round 1 of 8")').wait_for()
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 1
-        cards_y = page.locator(".mj-cards-panel").bounding_box()["y"]
-        board_y = page.get_by_test_id("mj-board").bounding_box()["y"]
+        # Measured in one go in the page: the table redraws as the bot moves.
+        page.locator(".mj-cards-panel").wait_for()
+        cards_y, board_y = page.evaluate(
+            """() => [document.querySelector('.mj-cards-panel').getBoundingClientRect().y,
+                      document.querySelector('[data-testid="mj-board"]').getBoundingClientRect().y]"""
+        )
         assert cards_y < board_y
         page.get_by_test_id("mj-figure").first.wait_for()
         page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-mrjack-phone.png"), full_page=True)
