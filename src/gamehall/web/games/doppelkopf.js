@@ -37,6 +37,12 @@ const WEDDING_TRICKS = {
   hearts: "the first hearts trick", spades: "the first spades trick", clubs: "the first clubs trick", diamonds: "the first diamonds trick",
 };
 const ACCUSATIONS = { wrong_card: "wrong card", wrong_announcement: "wrong announcement", played_early: "played too early", external: "outside interference" };
+const END_REASONS = {
+  left: "A player left the table.",
+  penalty_abort: "A penalty stopped the game.",
+  adjourn: "The table voted to adjourn.",
+  cancel: "The table voted to cancel the game.",
+};
 const PLACES = ["bottom", "left", "top", "right"]; // seen from the viewer, clockwise from them
 const complaintForms = new Map(); // room id -> {open, accused, kind}
 
@@ -128,7 +134,7 @@ function gameOver(ctx, v) {
   return h("div", { class: "banner-wrap", testid: "game-over" },
     gameOverPanel({
       headline,
-      reason: v.end_reason && v.end_reason !== "end" ? t("The game ended: {why}.", { why: pretty(v.end_reason) }) : t.n(rounds.length, "{n} round played.", "{n} rounds played."),
+      reason: `${t.n(rounds.length, "{n} round played.", "{n} rounds played.")}${END_REASONS[v.end_reason] ? ` ${t(END_REASONS[v.end_reason])}` : ""}`,
       standings,
       chart,
       scoreLabel: t("Points"),
@@ -398,9 +404,12 @@ addTranslations("de", {
   "Game over: {names} leads with {points} points.": "Ende: {names} führt mit {points} Punkten.",
   and: "und",
   round: "Spiel",
-  "The game ended: {why}.": "Das Spiel endete: {why}.",
   "{n} rounds played.": "{n} Spiele gespielt.",
   "{n} round played.": "{n} Spiel gespielt.",
+  "A player left the table.": "Ein Spieler hat den Tisch verlassen.",
+  "A penalty stopped the game.": "Eine Strafe hat das Spiel beendet.",
+  "The table voted to adjourn.": "Der Tisch hat für Vertagen gestimmt.",
+  "The table voted to cancel the game.": "Der Tisch hat für Abbrechen gestimmt.",
   Points: "Punkte",
   "leads this trick": "spielt in diesem Stich aus",
   lead: "kommt raus",
