@@ -196,7 +196,10 @@ def test_without_bot_takeover_the_seat_forfeits_and_the_other_wins(tmp_path: Pat
     result = result_of(db, room_id)
     # the toy aborts with one player left; the seat that did not come back forfeited
     assert result["winners"] == [] and result["termination"] == "aborted"
-    assert result["seats"] == {"0": {"result": "aborted"}, "1": {"result": "forfeit", "reason": "disconnected"}}
+    assert result["seats"] == {
+        "0": {"result": "aborted"},
+        "1": {"result": "forfeit", "reason": "disconnected"},
+    }
 
 
 def test_a_deliberate_leave_is_left_and_a_kick_is_not(tmp_path: Path) -> None:
