@@ -187,6 +187,24 @@ def test_a_bot_that_took_a_seat_over_plays_it_again_after_a_restart(tmp_path: Pa
     assert {s: r.value for s, r in room.forfeits.items()} == {1: "disconnected"}
 
 
+def test_bots_do_not_play_on_alone_when_the_last_person_does_not_come_back(tmp_path: Path) -> None:
+    db, clock = tmp_path / "hall.db", FakeClock()
+    hall = make_hall(db, clock)
+    alice = hall.login("alice", RecordingListener(), protocol="aah")
+    room_id = alice.create_room("toy", {"seats": 3, "target": 100, "turn_s": 60.0, "rejoin_grace": 5}).room_id
+    alice.join(room_id)
+    hall.add_bots(room_id, 2)
+    alice.logout(dropped=True)  # the bots play on while her seat is held
+    clock.advance(6)
+    result = result_of(db, room_id)  # released, not taken over, and the room ended
+    assert result["termination"] == "aborted" and result["winners"] == []
+    assert result["seats"] == {
+        "0": {"result": "forfeit", "reason": "disconnected"},
+        "1": {"result": "aborted"},
+        "2": {"result": "aborted"},
+    }
+
+
 def test_without_bot_takeover_the_seat_forfeits_and_the_other_wins(tmp_path: Path) -> None:
     db, clock = tmp_path / "hall.db", FakeClock()
     hall = make_hall(db, clock, tournament=True)  # tournament mode: no bot takeover
@@ -291,3 +309,44 @@ def _pair(hall: Hall, **settings: object) -> str:
     alice.join(room_id)
     bob.join(room_id)
     return room_id
+
+
+# ------------------------------------------------------------------------------ real games
+
+
+SEATS = {"aah": 3, "doppelkopf": 4, "ursuppe": 3, "mrjack": 2, "words": 2}
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+def test_a_crash_nobody_returns_from_is_never_recorded_as_a_win(game: str, tmp_path: Path) -> None:
+    """Issue 9's table: Mr. Jack ended at once as a win, Ursuppe recorded "normal" with a
+    winner, words "aborted" with winners [0]. Without bot takeover (tournament mode) and with
+    nobody coming back after a restart, every game ends with no winner."""
+    from gamehall.games import game_types
+
+    db, clock = tmp_path / "hall.db", FakeClock()
+    games = {game: game_types()[game]}
+    hall = Hall(games=games, store=SqliteStore(db), clock=clock, wall_time=clock.now, tournament=True)
+    sessions = [hall.login(f"p{i}", RecordingListener(), protocol="test") for i in range(SEATS[game])]
+    room_id = sessions[0].create_room(game, {"autostart_delay": 1} if game == "aah" else {}).room_id
+    for session in sessions:
+        session.join(room_id)
+    if not hall.room(room_id).state.started:
+        try:
+            sessions[0].start(room_id)
+        except Exception:  # a game that starts on its own timer
+            clock.advance(2)
+    assert hall.room(room_id).state.started
+    clock2 = FakeClock(clock.now() + 1)
+    hall2 = Hall(games=games, store=SqliteStore(db), clock=clock2, wall_time=clock2.now, tournament=True)
+    assert hall2.restore() == 1
+    assert len(hall2.rooms()) == 1  # a restart is not a drop: the game is still on
+    clock2.advance(59)
+    assert len(hall2.rooms()) == 1
+    for _ in range(200):  # the graces end; a game that plays left seats by default runs out
+        if not hall2.rooms():
+            break
+        clock2.advance(60)
+    result = result_of(db, room_id)
+    assert result["winners"] == [], result
+    assert all(end["result"] != "normal" for end in result["seats"].values()), result

@@ -79,6 +79,26 @@ def room_result(
     }
 
 
+def abandoned_to_bots_result(
+    names: Mapping[Seat, str], forfeits: Mapping[Seat, ForfeitReason]
+) -> dict[str, JSON]:
+    """The result of a running game that the hall ends because no person is left at it, only
+    in-hall bots (bots never play on alone): aborted, no winners; the people's seats say why
+    they went, the bots' seats are aborted."""
+    seats = set(names) | set(forfeits)
+    ends = {
+        seat: SeatEnd(SeatResult.FORFEIT, forfeits[seat]) if seat in forfeits else SeatEnd(SeatResult.ABORTED)
+        for seat in seats
+    }
+    return {
+        "scores": {},
+        "winners": [],
+        "termination": "aborted",
+        "names": {str(k): v for k, v in sorted(names.items())},
+        "seats": {str(seat): ends[seat].to_json() for seat in sorted(ends)},
+    }
+
+
 def describe_seats(result: JSON) -> list[str]:
     """One line per seat of a stored result, for ``gamehall replay``: ``seat 1 bob: forfeit
     (disconnected)``. Results stored before per-seat ends existed give no lines."""

@@ -23,7 +23,7 @@ from gamehall.hall.recovery import (
     forfeits_from_meta,
     remaining_after_restart,
 )
-from gamehall.hall.results import room_result
+from gamehall.hall.results import abandoned_to_bots_result, room_result
 from gamehall.protocols._core import (
     Cancellable,
     ChatSaid,
@@ -425,11 +425,25 @@ class Room:
         if self.closed or member.status is not SeatStatus.AWAY:
             return
         self._graces.pop(member.seat, None)  # type: ignore[arg-type]
-        if self.bot_takeover and self.state.started and self._bot_driver is not None:
+        if (
+            self.bot_takeover
+            and self.state.started
+            and self._bot_driver is not None
+            and self._others_human(member)
+        ):
             self._note_forfeit(member.seat, ForfeitReason.DISCONNECTED)  # type: ignore[arg-type]
             if self._bot_driver(self, member.name, TAKEOVER_POLICY):
                 return
         self._release(member, Trigger.GRACE_EXPIRES, ForfeitReason.DISCONNECTED)
+
+    def _others_human(self, member: Member | None) -> bool:
+        """Whether a seat other than ``member``'s is still a person's (playing or held): bots
+        take over seats only for the people still at the table, never play on alone."""
+        bots = bot_seats(self.meta)
+        return any(
+            m is not member and m.seat is not None and m.bot is None and m.seat not in bots
+            for m in self.members.values()
+        )
 
     def _release(self, member: Member, trigger: Trigger, why: ForfeitReason | None) -> None:
         seat = member.seat
@@ -442,7 +456,12 @@ class Room:
         if why is not None and self.state.started and not self.state.finished:
             self._note_forfeit(seat, why)
         self._forget_bot(seat)
+        names = dict(self.state.seat_names())
         self._input("leave", seat, {}, lambda: self.state.seat_leave(seat))
+        if not self.closed and self.state.started and self.members and not self._others_human(None):
+            # only in-hall bots are left: they never play on alone
+            result = abandoned_to_bots_result(names, self.forfeits)
+            self._shut(CloseReason.ABORTED, "aborted", result=result)
 
     def _note_forfeit(self, seat: Seat, why: ForfeitReason) -> None:
         """Record that ``seat`` forfeited (kept in the meta, so a restart still knows)."""
