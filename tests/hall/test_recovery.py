@@ -350,3 +350,20 @@ def test_a_crash_nobody_returns_from_is_never_recorded_as_a_win(game: str, tmp_p
     result = result_of(db, room_id)
     assert result["winners"] == [], result
     assert all(end["result"] != "normal" for end in result["seats"].values()), result
+
+
+def test_the_operator_turns_bot_takeover_off_for_a_room(tmp_path: Path) -> None:
+    db, clock = tmp_path / "hall.db", FakeClock()
+    hall = make_hall(db, clock)
+    sessions = [hall.login(n, RecordingListener(), protocol="aah") for n in ("alice", "bob", "carol")]
+    settings = {"seats": 3, "target": 50, "turn_s": 60.0, "rejoin_grace": 5, "bot_takeover": False}
+    room_id = sessions[0].create_room("toy", settings).room_id
+    for session in sessions:
+        session.join(room_id)
+    sessions[1].logout(dropped=True)
+    clock.advance(6)
+    room = hall.room(room_id)
+    assert room.member("bob") is None and room.forfeits == {1: room.forfeits[1]}  # released
+    with pytest.raises(HallError) as err:
+        sessions[0].create_room("toy", {"bot_takeover": "yes"})
+    assert err.value.code == "config"

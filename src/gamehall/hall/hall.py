@@ -87,6 +87,11 @@ RESTORED = "restored"
 """The protocol of a user rebuilt from a room log written before owners' protocols were
 recorded: such a seat may be retaken over any protocol."""
 
+BOT_TAKEOVER = "bot_takeover"
+"""The hall's own room setting, accepted by every game's create (and kept in the room's meta,
+not its game config): whether an in-hall bot takes over a seat whose player did not come back
+within the grace. Default: the hall's ``bot_takeover`` (on, except in tournament mode)."""
+
 BotDriverHook = Callable[["Hall", BotSeat, str], Listener]
 """Builds the in-hall bot that plays a held seat through a :class:`BotSeat` with a policy
 (``gamehall.bots.hall_bots.drive_seat``); raises HallError for an unknown policy."""
@@ -256,8 +261,12 @@ class Hall:
         extra: Mapping[str, JSON] | None = None,
     ) -> Room:
         game_type = self._game_type(game)
+        settings = dict(settings or {})
+        bot_takeover = settings.pop(BOT_TAKEOVER, self.bot_takeover)
+        if not isinstance(bot_takeover, bool):
+            raise HallError("config", f"{BOT_TAKEOVER} must be true or false")
         try:
-            config = game_type.schema.validate(settings or {}, base=self.game_defaults(game))
+            config = game_type.schema.validate(settings, base=self.game_defaults(game))
             seed = self._seed_source()
             meta: dict[str, JSON] = {
                 "title": title or game_type.title,
@@ -266,7 +275,7 @@ class Hall:
                 "extra": dict(extra or {}),
                 "tokens": {},
                 "owners": {},
-                "bot_takeover": self.bot_takeover,
+                BOT_TAKEOVER: bot_takeover,
             }
             self._room_counter += 1
             room_id = f"{game}-{secrets.token_hex(4)}"
