@@ -18,8 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from gamehall.hall.directory import LocalDirectory, RoomDirectory
-from gamehall.hall.lifecycle import SeatStatus
-from gamehall.hall.recovery import BotSeat, restore_rooms
+from gamehall.hall.recovery import BotSeat, held_seats, restore_rooms, retake_seat
 from gamehall.hall.room import Room
 from gamehall.protocols._core import (
     ChatSaid,
@@ -575,38 +574,13 @@ class Session:
         return sorted(self._user.rooms)
 
     def held_seats(self, game: str | None = None) -> list[HeldSeat]:
-        """The seats this user holds in running rooms (of ``game`` if given), oldest room
-        first: seats held for their grace (``away``) and seats still attached to this
-        session. A seat a bot took over is no longer theirs and is not listed."""
-        held: list[HeldSeat] = []
-        for room_id in self._user.rooms:
-            room = self._hall.directory.get(room_id)
-            member = room.member(self._user.name) if room is not None else None
-            if room is None or member is None or member.seat is None or member.bot is not None:
-                continue
-            if game is not None and room.game_type.game_id != game:
-                continue
-            away = member.status is SeatStatus.AWAY
-            held.append(HeldSeat(room_id, room.game_type.game_id, member.seat, away, room.created_seq))
-        return sorted(held, key=lambda h: h.created_seq)
+        """See :meth:`gamehall.protocols._core.Session.held_seats` (docs/recovery.md)."""
+        return held_seats(self._hall, self._user, game)
 
     def retake(self, room_id: str) -> Retaken:
-        """Take this user's held seat in ``room_id`` back on this connection.
-
-        The seat's resync (the engine's ``seat_back`` or ``resync`` events for that seat, and a
-        SeatBack to the others when the engine had been told of the drop) is delivered to this
-        session's listener, numbered as usual, before this returns: they are the room's
-        deliveries after ``Retaken.since``.
-
-        Raises:
-            HallError: ``no_such_room``; ``not_in_room`` when this user holds no seat there
-                (never had one, released, or taken over by a bot).
-        """
+        """See :meth:`gamehall.protocols._core.Session.retake` (docs/recovery.md)."""
         self._check()
-        room = self._hall.room(room_id)
-        member = room.member(self._user.name)
-        if room_id not in self._user.rooms or member is None or member.seat is None or member.bot is not None:
-            raise HallError("not_in_room", "You hold no seat in this room.")
+        room = retake_seat(self._hall, self._user, room_id)
         since = room.last_seq
         seat = room.join(self._user.name, self._user.listener)
         self._hall.remember_token(room, self._user)

@@ -26,11 +26,12 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from gamehall.protocols._core import HallError
+from gamehall.hall.lifecycle import SeatStatus
+from gamehall.protocols._core import HallError, HeldSeat
 from gamehall.rules._core import JSON, Action, ForfeitReason, Seat, Timer
 
 if TYPE_CHECKING:
-    from gamehall.hall.hall import Hall
+    from gamehall.hall.hall import Hall, User
     from gamehall.hall.room import Room
     from gamehall.store.base import RoomRecord
 
@@ -195,4 +196,37 @@ def restore_room(hall: Hall, record: RoomRecord) -> Room:
             hall.drive_seat(room, bot_name, policy)
     if room.closed:
         hall.room_closed(room)
+    return room
+
+
+# ------------------------------------------------------------------------------ owners
+
+
+def held_seats(hall: Hall, user: User, game: str | None) -> list[HeldSeat]:
+    """The seats ``user`` holds in running rooms (of ``game`` if given), oldest room first:
+    seats held for their grace (``away``) and seats attached to a live session. A seat a bot
+    took over is no longer theirs and is not listed."""
+    held: list[HeldSeat] = []
+    for room_id in user.rooms:
+        room = hall.directory.get(room_id)
+        member = room.member(user.name) if room is not None else None
+        if room is None or member is None or member.seat is None or member.bot is not None:
+            continue
+        if game is None or room.game_type.game_id == game:
+            away = member.status is SeatStatus.AWAY
+            held.append(HeldSeat(room_id, room.game_type.game_id, member.seat, away, room.created_seq))
+    return sorted(held, key=lambda h: h.created_seq)
+
+
+def retake_seat(hall: Hall, user: User, room_id: str) -> Room:
+    """The room where ``user`` may take a held seat back.
+
+    Raises:
+        HallError: ``no_such_room``; ``not_in_room`` when ``user`` holds no seat there (never
+            had one, released, or taken over by a bot).
+    """
+    room = hall.room(room_id)
+    member = room.member(user.name)
+    if room_id not in user.rooms or member is None or member.seat is None or member.bot is not None:
+        raise HallError("not_in_room", "You hold no seat in this room.")
     return room

@@ -476,17 +476,16 @@ class Room:
     def note_bot(self, seat: Seat, name: str, policy: str) -> None:
         """Record that an in-hall bot called ``name`` plays ``seat`` with ``policy``, so a
         restart seats it again (:func:`gamehall.hall.recovery.bot_seats`)."""
-        bots = {str(s): {"name": n, "policy": p} for s, (n, p) in bot_seats(self.meta).items()}
-        bots[str(seat)] = {"name": name, "policy": policy}
-        self.meta["bots"] = bots
-        self._store.update_meta(self.room_id, {"bots": bots})
+        self._set_bots({**bot_seats(self.meta), seat: (name, policy)})
 
     def _forget_bot(self, seat: Seat) -> None:
         bots = bot_seats(self.meta)
-        if seat in bots and not self.closed:
-            del bots[seat]
-            self.meta["bots"] = {str(s): {"name": n, "policy": p} for s, (n, p) in bots.items()}
-            self._store.update_meta(self.room_id, {"bots": self.meta["bots"]})
+        if bots.pop(seat, None) is not None and not self.closed:
+            self._set_bots(bots)
+
+    def _set_bots(self, bots: Mapping[Seat, tuple[str, str]]) -> None:
+        self.meta["bots"] = {str(s): {"name": n, "policy": p} for s, (n, p) in sorted(bots.items())}
+        self._store.update_meta(self.room_id, {"bots": self.meta["bots"]})
 
     def drive(self, name: str, listener: Listener, policy: str) -> Seat:
         """Let an in-hall bot (``listener``) play ``name``'s held seat from now on, under that
