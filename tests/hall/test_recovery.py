@@ -367,3 +367,58 @@ def test_the_operator_turns_bot_takeover_off_for_a_room(tmp_path: Path) -> None:
     with pytest.raises(HallError) as err:
         sessions[0].create_room("toy", {"bot_takeover": "yes"})
     assert err.value.code == "config"
+
+
+@pytest.mark.parametrize("game", ["aah", "mrjack", "ursuppe", "words"])
+def test_after_a_restart_the_player_who_returns_finishes_against_bots_taking_over(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real game: after the restart one player comes back; the seats of those who do not
+    are taken over by bots when their hold ends, and the game is played to its normal end."""
+    from gamehall.games import game_types
+
+    monkeypatch.undo()  # the real games' own bot policies
+    db, clock = tmp_path / "hall.db", FakeClock()
+    games = {game: game_types()[game]}
+
+    def hall_on(clock: FakeClock) -> Hall:
+        return Hall(
+            games=games,
+            store=SqliteStore(db),
+            clock=clock,
+            wall_time=clock.now,
+            bot_seater=hall_bots.add_bots,
+            bot_driver=hall_bots.drive_seat,
+        )
+
+    hall = hall_on(clock)
+    sessions = [hall.login(f"p{i}", RecordingListener(), protocol="test") for i in range(SEATS[game])]
+    room_id = sessions[0].create_room(game, {"autostart_delay": 1} if game == "aah" else {}).room_id
+    for session in sessions:
+        session.join(room_id)
+    if not hall.room(room_id).state.started:
+        try:
+            sessions[0].start(room_id)
+        except Exception:  # a game that starts on its own timer
+            clock.advance(2)
+    clock2 = FakeClock(clock.now() + 3)
+    hall2 = hall_on(clock2)
+    hall2.restore()
+    me = hall2.login("p0", RecordingListener(), protocol="test", resume_without_token=True)
+    seat = me.retake(room_id).seat
+    room = hall2.room(room_id)
+    policy, rng = hall_bots.make_policy(game, "heuristic"), random.Random(3)
+    for _ in range(20_000):
+        if room.closed:
+            break
+        if seat in room.state.to_move().seats:
+            action = policy.decide(room.state.view(seat), seat, rng)
+            if action is not None:
+                me.act(room_id, action)
+        clock2.advance(0.5)
+    result = result_of(db, room_id)
+    assert result["termination"] == "normal", result
+    assert result["seats"]["0"] == {"result": "normal"}
+    others = {end["reason"] for s, end in result["seats"].items() if s != "0"}
+    assert others == {"disconnected"}
+    assert set(result["winners"]) <= {0}  # only the seat that played to the end may win
