@@ -222,7 +222,8 @@ class HallError(Exception):
 
     Codes: ``name_invalid``, ``name_in_use``, ``no_such_room``, ``no_such_user``,
     ``wrong_password``, ``room_full``, ``game_in_progress``, ``not_in_room``,
-    ``already_in_room``, ``not_operator``, ``no_open_room``, ``config`` (bad settings),
+    ``already_in_room``, ``seat_taken_over`` (a bot took the held seat over),
+    ``not_operator``, ``no_open_room``, ``config`` (bad settings),
     ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``.
     """
 
