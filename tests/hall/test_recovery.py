@@ -5,6 +5,7 @@ seat, and a held seat is retaken only by its owner over its owner's protocol."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Mapping
 from pathlib import Path
@@ -422,3 +423,23 @@ def test_after_a_restart_the_player_who_returns_finishes_against_bots_taking_ove
     others = {end["reason"] for s, end in result["seats"].items() if s != "0"}
     assert others == {"disconnected"}
     assert set(result["winners"]) <= {0}  # only the seat that played to the end may win
+
+
+def test_new_bots_never_take_the_name_of_a_bot_seated_again_after_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, clock = tmp_path / "hall.db", FakeClock()
+    hall = make_hall(db, clock)
+    alice = hall.login("alice", RecordingListener(), protocol="aah")
+    room_id = alice.create_room("toy", {"seats": 2, "turn_s": 60.0}).room_id
+    alice.join(room_id)
+    (old_bot,) = hall.add_bots(room_id, 1)
+    hall2 = make_hall(db, FakeClock(clock.now()))  # a new process counts bot names from 1 again:
+    monkeypatch.setattr(hall_bots, "_names", itertools.count(int(old_bot.removeprefix("Bot"))))
+    hall2.restore()
+    assert not hall2.name_free(old_bot)
+    carol = hall2.login("carol", RecordingListener(), protocol="aah")
+    other = carol.create_room("toy", {"seats": 2}).room_id
+    carol.join(other)
+    names = hall2.add_bots(other, 1)
+    assert old_bot not in names

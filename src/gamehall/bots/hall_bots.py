@@ -208,5 +208,5 @@ def drive_seat(hall: Hall, place: BotSeat, policy: str, *, delay: float = 0.3) -
 def _free_name(hall: Hall) -> str:
     while True:
         name = f"Bot{next(_names)}"
-        if not hall.user_online(name):
+        if hall.name_free(name):
             return name

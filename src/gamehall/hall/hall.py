@@ -243,6 +243,13 @@ class Hall:
         self._forget_idle_users()
         return True
 
+    def name_free(self, name: str) -> bool:
+        """Whether nobody goes by ``name``: no user (online or holding seats) and no seat a
+        bot plays under that name (after a restart such bots have no user of their own)."""
+        if name.lower() in self._users:
+            return False
+        return all(room.member(name) is None for room in self.directory.rooms(None))
+
     def user_online(self, name: str) -> bool:
         user = self._users.get(name.lower())
         return user is not None and user.listener is not None
