@@ -22,10 +22,11 @@ States (note 5)::
 - ``WATCHING``: the game's ``S>CC`` messages only; commands other than ``ison``/``quit`` are
   refused.
 
-Drops follow the game's ``rejoin_grace`` (note 12, revised 2026-12; 0: a drop is a forfeit);
-with a grace, the same nick logging in again (``nick``, then any player ``init``) gets its held
-seat back, whatever role the ``init`` names, and a catch-up (the engine's resync): see
-docs/recovery.md. After a server restart every seat of a running game is held that way.
+Drops follow the game's ``rejoin_grace`` (note 12, revised 2026-12: default 60 s; 0: a drop is
+a forfeit); with a grace, the same nick logging in again (``nick``, then any player ``init``)
+gets its held seat back, whatever role the ``init`` names, and a catch-up (the engine's
+resync): see docs/recovery.md. After a server restart every seat of a running game is held
+that way.
 The hall calls the listener methods from inside its own calls, so they never call back into
 the session: a logout they cause waits for the clock (``call_later(0)``).
 """
