@@ -65,6 +65,17 @@ def free_port() -> int:
     raise RuntimeError("no free port below the ephemeral range")
 
 
+def distinct_free_ports(names: Sequence[str]) -> dict[str, int]:
+    """A free port for each name, no two alike (a probe's port is free again at once, so two
+    probes may draw the same one)."""
+    ports: dict[str, int] = {}
+    while len(ports) < len(names):
+        port = free_port()
+        if port not in ports.values():
+            ports[names[len(ports)]] = port
+    return ports
+
+
 def kill_positions(seed: int, count: int, low: int, high: int) -> list[int]:
     """``count`` distinct log lengths in ``[low, high)`` at which to kill, from ``seed``."""
     span = range(low, max(high, low + count))
@@ -104,7 +115,7 @@ class ServerProcess:
             RuntimeError: the server exited or did not listen within the start timeout.
         """
         for attempt in range(3):
-            self.ports = {name: free_port() for name in LISTENERS}
+            self.ports = distinct_free_ports(LISTENERS)
             try:
                 self._start_once()
                 return
