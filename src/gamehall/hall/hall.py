@@ -17,7 +17,9 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from gamehall.hall.chat_memory import ChatMemory
 from gamehall.hall.directory import LocalDirectory, RoomDirectory
+from gamehall.hall.lobby_feed import LobbyFeed
 from gamehall.hall.room import Room
 from gamehall.protocols._core import (
     ChatSaid,
@@ -25,6 +27,7 @@ from gamehall.protocols._core import (
     CloseReason,
     HallError,
     Listener,
+    LobbyWatcher,
     Notice,
     RoomInfo,
 )
@@ -79,6 +82,19 @@ def secret_matches(secret: str, stored: str) -> bool:
     return hmac.compare_digest(hash_secret(secret, salt), stored)
 
 
+def held_name_error(user: User) -> HallError:
+    """``name_in_use`` for a name whose connection is gone but whose seats are held: say so,
+    so that whoever closed the browser knows the seat is waiting for them (``held`` detail)."""
+    return HallError(
+        "name_in_use",
+        "That name is in use: its seat is being held for a player who lost the connection. "
+        "If it is yours, come back from the same browser (it keeps your session) to take the "
+        "seat back, or wait until the seat is released.",
+        held=True,
+        rooms=sorted(user.rooms),
+    )
+
+
 @dataclass(slots=True)
 class User:
     """A person known to the hall by name. ``listener`` is their live connection, if any."""
@@ -118,6 +134,8 @@ class Hall:
         self._users: dict[str, User] = {}
         self._room_counter = 0
         self._bot_seater = bot_seater
+        self.lobby = LobbyFeed(clock)
+        self.chat_memory = ChatMemory()
 
     # ---------------------------------------------------------------- HallPort
 
@@ -137,7 +155,7 @@ class Hall:
             if user.listener is not None and not token_ok:
                 raise HallError("name_in_use", "That name is in use.")
             if user.listener is None and not (token_ok or resume_without_token):
-                raise HallError("name_in_use", "That name is in use.")
+                raise held_name_error(user)
             if user.listener is not None and user.listener is not listener:
                 old = user.listener
                 user.listener = None
@@ -189,6 +207,15 @@ class Hall:
             raise HallError("no_bots", "This server has no bots.")
         return self._bot_seater(self, room_id, count, policy)
 
+    def watch_lobby(self, watcher: LobbyWatcher) -> Callable[[], None]:
+        return self.lobby.watch(watcher)
+
+    def recent_chat(self, room_id: str | None) -> list[dict[str, JSON]]:
+        return self.chat_memory.recent(room_id)
+
+    def wall_time(self) -> float:
+        return self._wall_time()
+
     def user_online(self, name: str) -> bool:
         user = self._users.get(name.lower())
         return user is not None and user.listener is not None
@@ -223,6 +250,7 @@ class Hall:
             raise HallError("config", str(exc)) from None
         self.store.create_room(room_id, game, config, seed, meta, self._wall_time())
         self.directory.add(room)
+        self.lobby.added(room)
         return room
 
     def _new_room(
@@ -233,7 +261,7 @@ class Hall:
         seed: int,
         meta: Mapping[str, JSON],
     ) -> Room:
-        return Room(
+        room = Room(
             room_id=room_id,
             game_type=game_type,
             config=config,
@@ -245,6 +273,8 @@ class Hall:
             on_closed=self._room_closed,
             created_seq=self._room_counter,
         )
+        room.on_change = self.lobby.touched
+        return room
 
     def room(self, room_id: str) -> Room:
         room = self.directory.get(room_id)
@@ -254,6 +284,8 @@ class Hall:
 
     def _room_closed(self, room: Room) -> None:
         self.directory.remove(room.room_id)
+        self.lobby.removed(room)
+        self.chat_memory.forget_room(room.room_id)
         for user in self._users.values():
             user.rooms.discard(room.room_id)
         self._forget_idle_users()
@@ -304,6 +336,8 @@ class Hall:
         room.resume_after_restart()
         if room.closed:
             self._room_closed(room)
+        else:
+            self.lobby.added(room, restored=True)
         return room
 
     def shutdown(self, text: str) -> None:
@@ -342,6 +376,7 @@ class Hall:
             event: ChatSaid | Notice = ChatSaid(sender=sender.name, text=text, scope="broadcast")
         else:
             event = Notice(text=text)
+        self.chat_memory.hall_said(None if sender is None else sender.name, text, self._wall_time())
         for user in list(self._users.values()):
             if user.listener is not None:
                 user.listener.hall_event(event)
@@ -494,6 +529,7 @@ class Session:
             raise HallError("chat_disabled", "Chat is disabled on this server.")
         self._hall.check_chat(self._user, text)
         room.chat(self._user.name, text)
+        self._hall.chat_memory.room_said(room_id, self._user.name, text, self._hall.wall_time())
 
     def whisper(self, to: str, text: str) -> None:
         self._check()

@@ -91,6 +91,8 @@ class Room:
         self._graces: dict[Seat, Cancellable] = {}
         self._replayed_away: set[Seat] = set()  # seats the log left held, for resume_after_restart
         self.closed = False
+        self.on_change: Callable[[Room], None] | None = None
+        """Told after events other than chat were published (the hall's live lobby feed)."""
 
     # ---------------------------------------------------------------- read side (RoomPort)
 
@@ -316,13 +318,17 @@ class Room:
                 member.listener.ended(self.room_id, CloseReason.INACTIVE, "Disconnected due to inactivity.")
 
     def _publish(self, events: Iterable[Event]) -> None:
+        changed = False
         for event in events:
             self._seq += 1
             delivery = Delivery(self._seq, event)
             self._history.append(delivery)
+            changed = changed or not isinstance(event, ChatSaid)
             for member in list(self.members.values()):
                 if member.listener is not None and event.visible_to(member.seat):
                     member.listener.deliver(self.room_id, delivery)
+        if changed and self.on_change is not None:
+            self.on_change(self)
 
     def _tell_view_watchers(self) -> None:
         for member in list(self.members.values()):

@@ -241,6 +241,16 @@ class ViewWatcher(Protocol):
     def room_changed(self, room_id: str, seq: int) -> None: ...
 
 
+class LobbyWatcher(Protocol):
+    """A connection that shows a live lobby (the browser): the hall pushes room changes to it
+    instead of being asked again and again."""
+
+    def lobby_changed(self, change: str, info: RoomInfo) -> None:
+        """``change`` is ``"created"``, ``"changed"`` (seats, status, spectators or title) or
+        ``"closed"`` (the room left the directory; ``info`` is its last state)."""
+        ...
+
+
 class RoomPort(Protocol):
     """One room, as a connection seated in it (or watching it) sees it."""
 
@@ -364,6 +374,15 @@ class HallPort(Protocol):
     @property
     def game_types(self) -> Mapping[str, GameType]:
         """The games this hall hosts (their settings schemas and action codecs)."""
+        ...
+
+    def watch_lobby(self, watcher: LobbyWatcher) -> Callable[[], None]:
+        """Push every room change to ``watcher`` from now on; call the result to stop."""
+        ...
+
+    def recent_chat(self, room_id: str | None) -> list[dict[str, JSON]]:
+        """The last lines of a room's chat (``room_id``) or of the hall's broadcast chat and
+        notices (``None``), oldest first, as ``{"sender", "text", "at", "kind"}``."""
         ...
 
     def add_bots(self, room_id: str, count: int, policy: str = "random") -> list[str]:

@@ -25,8 +25,14 @@ import orjson
 from gamehall.protocols._core import ProtocolError
 from gamehall.rules._core import JSON
 
-PROTOCOL_VERSION = 1
-"""The version a client names in ``hello``; bumped on any incompatible change."""
+PROTOCOL_VERSION = 2
+"""The version this server speaks (docs/web-protocol.md). Version 2 added the pushed lobby
+(``room_created`` / ``room_changed`` / ``room_closed``), chat history in ``joined`` and
+``welcome``, and ``preparing``."""
+
+SUPPORTED_VERSIONS = (1, 2)
+"""Versions a client may name in ``hello``. Everything version 2 added is a new server message
+or a new field, which a version 1 client ignores (section 1), so version 1 clients still work."""
 
 MAX_FRAME_BYTES = 64 * 1024
 """The largest text frame accepted or sent, in UTF-8 bytes."""

@@ -34,6 +34,7 @@ from gamehall.protocols._core import (
     HallError,
     HallPort,
     ProtocolError,
+    RoomInfo,
     RoomPort,
     Session,
 )
@@ -97,6 +98,7 @@ class WebDialogue:
         self._stale_views: dict[str, None] = {}  # rooms owing a view, in order of first event
         self._flush_handle: Cancellable | None = None
         self._handling = False
+        self._unwatch_lobby: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------ input from the socket
 
@@ -120,6 +122,7 @@ class WebDialogue:
         """The socket is gone: hold our seats for their grace (the user may reload and resume)."""
         self._closed = True
         self._cancel_flush()
+        self._stop_watching_lobby()
         session, self._session = self._session, None
         if session is not None:
             session.logout(dropped=True)
@@ -153,7 +156,7 @@ class WebDialogue:
     def _hello(self, message: Hello) -> None:
         if self._session is not None:
             raise HallError("already_logged_in", f"You are already logged in as {self._session.name}.")
-        if message.v != codec.PROTOCOL_VERSION:
+        if message.v not in codec.SUPPORTED_VERSIONS:
             raise HallError(
                 "unsupported_version",
                 f"This server speaks version {codec.PROTOCOL_VERSION} of the web protocol, not {message.v}.",
@@ -167,13 +170,15 @@ class WebDialogue:
         self._send(
             {
                 "t": "welcome",
-                "v": codec.PROTOCOL_VERSION,
+                "v": message.v,
                 "name": session.name,
                 "token": session.token,
                 "games": games,
+                "hall_chat": self._hall.recent_chat(None),
                 "ref": message.id,
             }
         )
+        self._unwatch_lobby = self._hall.watch_lobby(self)
         for room_id in session.my_rooms():
             self._take_back(session, room_id)
 
@@ -198,9 +203,12 @@ class WebDialogue:
             self._send({"t": "rooms", "rooms": rooms, "ref": ref})
         elif isinstance(message, Create):
             game_type = self._hall.game_types.get(message.game)
-            internal = game_type.schema.internal_keys() & set(message.settings or {}) if game_type else set()
-            if internal:
-                raise HallError("config", f"{', '.join(sorted(internal))} cannot be set from the browser.")
+            refused = game_type.schema.server_keys() & set(message.settings or {}) if game_type else set()
+            if refused:
+                raise HallError(
+                    "config",
+                    f"{', '.join(sorted(refused))}: set in the server's configuration, not by players.",
+                )
             info = session.create_room(
                 message.game, message.settings, password=message.password, title=message.title
             )
@@ -256,7 +264,15 @@ class WebDialogue:
     def _joined(self, session: Session, room_id: str, ref: MessageId) -> None:
         place = self._enter(session, room_id)
         kind = "spectating" if place.seat is None else "joined"
-        self._send({"t": kind, "room": room_json(place.room.info()), "seat": place.seat, "ref": ref})
+        self._send(
+            {
+                "t": kind,
+                "room": room_json(place.room.info()),
+                "seat": place.seat,
+                "chat": self._hall.recent_chat(room_id),
+                "ref": ref,
+            }
+        )
         self._mark_stale(room_id)
 
     def _act(self, session: Session, message: Act) -> None:
@@ -304,6 +320,17 @@ class WebDialogue:
         """The room accepted an input (perhaps one we may not see): owe it a fresh view."""
         if not self._closed and room_id in self._places:
             self._mark_stale(room_id)
+
+    def lobby_changed(self, change: str, info: RoomInfo) -> None:
+        """The pushed lobby (LobbyWatcher): ``room_created``, ``room_changed``, ``room_closed``."""
+        if self._closed or self._session is None:
+            return
+        if change == "closed":
+            self._send(
+                {"t": "room_closed", "room": info.room_id, "finished": info.finished, "game": info.game}
+            )
+        else:
+            self._send({"t": f"room_{change}", "room": room_json(info)})
 
     def hall_event(self, event: Event) -> None:
         """Private chat, broadcast chat or a server notice."""
@@ -422,7 +449,13 @@ class WebDialogue:
             text = codec.encode({"t": "error", "code": "server_error", "reason": reason})
         self._send_text(text)
 
+    def _stop_watching_lobby(self) -> None:
+        unwatch, self._unwatch_lobby = self._unwatch_lobby, None
+        if unwatch is not None:
+            unwatch()
+
     def _shut(self) -> None:
+        self._stop_watching_lobby()
         self._cancel_flush()
         self._closed = True
         self._close()
