@@ -127,7 +127,7 @@ def test_a_reload_gets_the_room_chat_back(hall: Hall, clock: FakeClock) -> None:
     carl.send(t="join", room=room)
     ann.send(t="start", room=room)
     bob.send(t="chat", room=room, text="good luck")
-    token = [m for m in ann.sent if m["t"] == "welcome"][0]["token"]
+    token = next(m for m in ann.sent if m["t"] == "welcome")["token"]
     ann.dialogue.connection_lost()  # the page is reloaded: the seat is held
     again = Browser(hall, clock)
     again.hello("ann", token)
@@ -136,7 +136,8 @@ def test_a_reload_gets_the_room_chat_back(hall: Hall, clock: FakeClock) -> None:
 
 
 def test_welcome_carries_the_hall_chat_and_notices_but_no_private_lines(hall: Hall, clock: FakeClock) -> None:
-    ann, bob = logged_in(hall, clock, "ann"), logged_in(hall, clock, "bob")
+    ann = logged_in(hall, clock, "ann")
+    logged_in(hall, clock, "bob")  # the whisper's addressee
     ann.send(t="shout", text="anyone for a game?")
     ann.send(t="whisper", to="bob", text="psst")
     hall.shout(None, "The server restarts at midnight.")
