@@ -213,6 +213,16 @@ class Hall:
     def recent_chat(self, room_id: str | None) -> list[dict[str, JSON]]:
         return self.chat_memory.recent(room_id)
 
+    def user(self, name: str) -> User | None:
+        """A known user (online, or holding seats), by name in any case."""
+        return self._users.get(name.lower())
+
+    def users(self) -> list[User]:
+        return list(self._users.values())
+
+    def forget_idle_users(self) -> None:
+        self._forget_idle_users()
+
     def wall_time(self) -> float:
         return self._wall_time()
 

@@ -260,11 +260,13 @@ class Room:
         """Room chat goes through the numbered stream (so resume replays it) but not the game log."""
         self._publish([ChatSaid(sender=sender, text=text, scope="room")])
 
-    def close(self, reason: CloseReason, text: str) -> None:
-        """End the room now (operator stop, server shutdown) without finishing its game."""
+    def close(self, reason: CloseReason, text: str, *, result: JSON = None) -> None:
+        """End the room now (operator stop, server shutdown) without finishing its game.
+        Without ``result`` the log stays unfinished (a shutdown: the next start rebuilds the
+        room); with one, the room is finished in the store with it (an operator's close)."""
         if self.closed:
             return
-        self._shut(reason, text, result=None)
+        self._shut(reason, text, result=result)
 
     # ---------------------------------------------------------------- the input pipeline
 

@@ -45,6 +45,7 @@ from gamehall.protocols._core import Dialogue, Wire
 from gamehall.protocols.web.dialogue import WebDialogue
 from gamehall.server.clock import LoopClock
 from gamehall.server.connection import connection_factory
+from gamehall.server.host import HostConsole
 from gamehall.server.limits import ConnectionLimits
 from gamehall.server.listeners import bound_port, start_tcp
 from gamehall.server.metrics import ServerMetrics
@@ -203,6 +204,8 @@ class Server:
             limits=connection_limits(self.config),
             metrics=self.metrics,
             tracker=self.tracker,
+            games=hall.game_types,
+            host=HostConsole(hall, self.metrics, self.tracker, self.config.operator_token),
         )
         self._web, port = await start_web(build_web_app(context), self.config.bind, self.plan[WEB])
         self.ports[WEB] = port
