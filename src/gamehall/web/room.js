@@ -6,6 +6,15 @@ import { h, replace, countdown } from "./ui.js";
 let current = null; // {roomId, root, header, table} — kept while the same room is shown
 let panels = []; // live chat panels: {roomId, logEl}
 
+/** The server's longest chat line (hall CHAT_MAX): the box takes as much, and says so. */
+export const CHAT_MAX = 1000;
+
+/** A room's id as a link to its own page (/room/ID): what a host passes to `gamehall replay`,
+ * and what a player shares. */
+export function roomLink(roomId) {
+  return h("a", { class: "room-id", href: `/room/${encodeURIComponent(roomId)}`, testid: "room-link", title: "This room's own address: share it", text: roomId });
+}
+
 export function renderRoom(app, main) {
   const roomId = app.state.current;
   const room = app.state.rooms.get(roomId);
@@ -46,7 +55,8 @@ function fillHeader(app, room) {
       h("div", {},
         h("button", { type: "button", class: "small", testid: "back-to-lobby", onclick: () => app.toLobby(), text: "← Lobby" }),
         h("h2", { class: "inline" }, info ? info.title : room.id),
-        h("span", { class: "muted" }, game ? ` ${game.title}` : ""),
+        h("span", { class: "muted" }, game ? ` ${game.title} ` : " "),
+        roomLink(room.id),
         room.seat === null && !room.ended ? h("span", { class: "badge", testid: "spectating", text: "watching" }) : null),
       h("div", { class: "controls" },
         waiting ? h("button", { type: "button", class: "primary", testid: "start-game", onclick: () => run({ t: "start" }), text: "Start game" }) : null,
@@ -93,7 +103,14 @@ export function chatPanel(app, roomId) {
     h("option", { value: "broadcast", text: "Everyone" }),
     h("option", { value: "private", text: "Private…" }));
   const to = h("input", { type: "text", placeholder: "name", "aria-label": "Private message to", maxlength: 32, hidden: true, testid: "chat-to", class: "to" });
-  const text = h("input", { type: "text", placeholder: "Say something", "aria-label": "Message", maxlength: 500, required: true, testid: "chat-input" });
+  const left = h("small", { class: "muted chat-left", testid: "chat-left", "aria-live": "polite" });
+  const text = h("input", {
+    type: "text", placeholder: "Say something", "aria-label": "Message", maxlength: CHAT_MAX, required: true, testid: "chat-input",
+    oninput: () => {
+      const remaining = CHAT_MAX - text.value.length;
+      left.textContent = remaining <= 100 ? `${remaining} characters left` : "";
+    },
+  });
   const form = h("form", {
     class: "chat-form",
     onsubmit: async (e) => {
@@ -111,9 +128,9 @@ export function chatPanel(app, roomId) {
         if (!target) { to.focus(); return; }
         msg = { t: "whisper", to: target, text: line };
       }
-      if (await app.run(msg)) text.value = "";
+      if (await app.run(msg)) { text.value = ""; left.textContent = ""; }
     },
-  }, scope, to, text, h("button", { type: "submit", testid: "chat-send", text: "Send" }));
+  }, scope, to, text, h("button", { type: "submit", testid: "chat-send", text: "Send" }), left);
   panels = panels.filter((p) => p.logEl.isConnected);
   panels.push({ roomId, logEl });
   fillLog(app, roomId, logEl);
