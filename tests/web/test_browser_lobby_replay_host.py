@@ -97,7 +97,9 @@ def test_the_lobby_is_live_rooms_have_addresses_and_chat_survives_a_reload(
         expect(row).to_have_count(0)  # the empty room closed: gone from bob's lobby at once
 
 
-def test_the_create_form_shows_grouped_player_settings_in_plain_words(server: ServerThread, chromium: Any) -> None:
+def test_the_create_form_shows_grouped_player_settings_in_plain_words(
+    server: ServerThread, chromium: Any
+) -> None:
     with new_page(chromium) as page:
         enter(page, server.web_url, "dora")
         page.get_by_test_id("create-game").select_option("doppelkopf")
@@ -172,7 +174,9 @@ def test_a_finished_game_is_listed_and_replayed_step_by_step(server: ServerThrea
         page.get_by_test_id("replay-step").wait_for()
 
 
-def test_the_host_console_asks_for_the_token_and_acts_on_the_hall(server: ServerThread, chromium: Any) -> None:
+def test_the_host_console_asks_for_the_token_and_acts_on_the_hall(
+    server: ServerThread, chromium: Any
+) -> None:
     with new_page(chromium) as host, new_page(chromium) as gus:
         enter(gus, server.web_url, "gus")
         room_id = create_aah_room(gus, "Gus's table")
