@@ -213,6 +213,9 @@ class Hall:
     def recent_chat(self, room_id: str | None) -> list[dict[str, JSON]]:
         return self.chat_memory.recent(room_id)
 
+    def preparing(self) -> Mapping[str, JSON] | None:
+        return self.lobby.preparing
+
     def user(self, name: str) -> User | None:
         """A known user (online, or holding seats), by name in any case."""
         return self._users.get(name.lower())

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gamehall.protocols._core import Cancellable, Clock, LobbyWatcher, RoomInfo
+from gamehall.rules._core import JSON
 
 if TYPE_CHECKING:
     from gamehall.hall.room import Room
@@ -55,6 +56,8 @@ class LobbyFeed:
         self._sent: dict[str, _Signature] = {}
         self._started: set[str] = set()
         self._flush_handle: Cancellable | None = None
+        self.preparing: dict[str, JSON] | None = None
+        """What the server is preparing right now (a dictionary on the first start), if anything."""
 
     # ---------------------------------------------------------------- watchers
 
@@ -62,6 +65,8 @@ class LobbyFeed:
         """Start pushing to ``watcher``; returns the function that stops it (idempotent)."""
         key = next(self._ids)
         self._watchers[key] = watcher
+        if self.preparing is not None:
+            watcher.preparing_changed(self.preparing)
 
         def unwatch() -> None:
             self._watchers.pop(key, None)
@@ -129,6 +134,16 @@ class LobbyFeed:
             )
         self._pending.append(("closed", info))
         self._schedule()
+
+    def set_preparing(self, state: dict[str, JSON] | None) -> None:
+        """The server started (a dict: ``what``, ``text``, ``progress``, ``games``) or finished
+        (``None``) preparing something people may be waiting for; every watcher is told now."""
+        self.preparing = state
+        for watcher in list(self._watchers.values()):
+            try:
+                watcher.preparing_changed(state)
+            except Exception:
+                log.exception("lobby watcher failed on preparing")
 
     # ---------------------------------------------------------------- the push
 

@@ -250,6 +250,11 @@ class LobbyWatcher(Protocol):
         ``"closed"`` (the room left the directory; ``info`` is its last state)."""
         ...
 
+    def preparing_changed(self, state: Mapping[str, JSON] | None) -> None:
+        """The server is preparing something people wait for (``state``: ``what``, ``text``,
+        ``progress``, ``games`` it holds up), or is done (``None``)."""
+        ...
+
 
 class RoomPort(Protocol):
     """One room, as a connection seated in it (or watching it) sees it."""
@@ -378,6 +383,10 @@ class HallPort(Protocol):
 
     def watch_lobby(self, watcher: LobbyWatcher) -> Callable[[], None]:
         """Push every room change to ``watcher`` from now on; call the result to stop."""
+        ...
+
+    def preparing(self) -> Mapping[str, JSON] | None:
+        """What the server is preparing (see :meth:`LobbyWatcher.preparing_changed`), if anything."""
         ...
 
     def recent_chat(self, room_id: str | None) -> list[dict[str, JSON]]:

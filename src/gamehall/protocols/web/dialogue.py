@@ -22,7 +22,7 @@ whatever the engine's ``view(seat)`` returns.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from gamehall.protocols._core import (
@@ -203,6 +203,10 @@ class WebDialogue:
             self._send({"t": "rooms", "rooms": rooms, "ref": ref})
         elif isinstance(message, Create):
             game_type = self._hall.game_types.get(message.game)
+            preparing = self._hall.preparing()
+            held_up = preparing.get("games") if preparing is not None else None
+            if preparing is not None and isinstance(held_up, list) and message.game in held_up:
+                raise HallError("preparing", f"{preparing.get('text')}. Try again in a few seconds.")
             refused = game_type.schema.server_keys() & set(message.settings or {}) if game_type else set()
             if refused:
                 raise HallError(
@@ -331,6 +335,15 @@ class WebDialogue:
             )
         else:
             self._send({"t": f"room_{change}", "room": room_json(info)})
+
+    def preparing_changed(self, state: Mapping[str, JSON] | None) -> None:
+        """``preparing`` while the server prepares something (a dictionary), ``done`` after."""
+        if self._closed or self._session is None:
+            return
+        if state is None:
+            self._send({"t": "preparing", "done": True})
+        else:
+            self._send({"t": "preparing", "done": False, **state})
 
     def hall_event(self, event: Event) -> None:
         """Private chat, broadcast chat or a server notice."""
