@@ -197,3 +197,52 @@ def test_the_host_console_asks_for_the_token_and_acts_on_the_hall(
         row.get_by_test_id("host-close").click()
         expect(row).to_have_count(0)
         expect(gus.get_by_test_id("room-ended")).to_be_visible()
+
+
+GAMES_FOR_REPLAY = {
+    "aah": {"aplimit": 2, "round_gap": 0.1, "autostart_delay": 1},
+    "doppelkopf": {},
+    "mrjack": {},
+    "ursuppe": {},
+    "words": {"preset": "BogEN", "time_per_turn": 5, "grace_s": 0.0},
+}
+
+
+def bots_play_then_host_closes(server: ServerThread, game: str, seconds: float) -> str:
+    """Hall bots fill a table of ``game`` and play for ``seconds``; then the host closes it, which
+    finishes it in the store (a replay exists for every finished room)."""
+    import asyncio
+
+    from gamehall.hall.operator import close_room
+
+    async def play() -> str:
+        hall = server.server.hall if server.server is not None else None
+        assert hall is not None
+        room = hall.create_room(game, GAMES_FOR_REPLAY[game], operator=None, title=f"{game} replay")
+        seats = room.max_seats()
+        add_bots(hall, room.room_id, seats, "random", delay=0.01)
+        if not room.state.started:
+            room.start()
+        await asyncio.sleep(seconds)
+        if hall.directory.get(room.room_id) is not None:
+            close_room(hall, room.room_id, "Enough for the test.")
+        return room.room_id
+
+    return str(server.run(play(), timeout=seconds + 30))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES_FOR_REPLAY))
+def test_every_game_is_replayed_with_its_own_table(server: ServerThread, chromium: Any, game: str) -> None:
+    room_id = bots_play_then_host_closes(server, game, 3.0)
+    with new_page(chromium) as page:  # fails on any JavaScript error of the game's renderer
+        page.goto(f"{server.web_url}replay/{room_id}")
+        step = page.get_by_test_id("replay-step")
+        expect(step).to_contain_text("Step 0 of")
+        total = int(re.search(r"of (\d+)", step.inner_text()).group(1))  # type: ignore[union-attr]
+        assert total > 4, f"{game}: the bots made too few moves to replay"
+        for target in (total // 2, total):
+            page.get_by_test_id("replay-slider").fill(str(target))
+            expect(step).to_contain_text(f"Step {target} of {total}")
+            assert page.get_by_test_id("table").inner_text().strip(), f"{game}: empty table at step {target}"
+        ending = re.compile("host closed|played to its end")  # quick games may finish on their own
+        expect(page.get_by_test_id("replay-result")).to_contain_text(ending)
