@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from gamehall.hall.chat_memory import ChatMemory
 from gamehall.hall.directory import LocalDirectory, RoomDirectory
+from gamehall.hall.invites import invite_to_room
 from gamehall.hall.lobby_feed import LobbyFeed
 from gamehall.hall.room import Room
 from gamehall.protocols._core import (
@@ -215,6 +216,9 @@ class Hall:
 
     def preparing(self) -> Mapping[str, JSON] | None:
         return self.lobby.preparing
+
+    def invite(self, room_id: str, inviter: str, name: str) -> None:
+        invite_to_room(self, room_id, inviter, name)
 
     def user(self, name: str) -> User | None:
         """A known user (online, or holding seats), by name in any case."""

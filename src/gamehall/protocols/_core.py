@@ -241,6 +241,16 @@ class ViewWatcher(Protocol):
     def room_changed(self, room_id: str, seq: int) -> None: ...
 
 
+@runtime_checkable
+class Invitable(Protocol):
+    """A listener whose protocol can carry an invitation to a table (cg, the browser)."""
+
+    def invited(self, room_id: str, inviter: str) -> bool:
+        """``inviter`` invites this user to ``room_id``; ``False`` when it cannot be shown now
+        (the user is busy in another lobby or game, or the table is not one it can join)."""
+        ...
+
+
 class LobbyWatcher(Protocol):
     """A connection that shows a live lobby (the browser): the hall pushes room changes to it
     instead of being asked again and again."""
@@ -383,6 +393,15 @@ class HallPort(Protocol):
 
     def watch_lobby(self, watcher: LobbyWatcher) -> Callable[[], None]:
         """Push every room change to ``watcher`` from now on; call the result to stop."""
+        ...
+
+    def invite(self, room_id: str, inviter: str, name: str) -> None:
+        """``inviter`` (a member of the room) invites the online user ``name`` to it.
+
+        Raises:
+            HallError: ``no_such_room``, ``not_in_room`` (the inviter), ``no_such_user`` (not
+                online), ``not_invitable`` (their protocol has no invitations), ``busy``.
+        """
         ...
 
     def preparing(self) -> Mapping[str, JSON] | None:

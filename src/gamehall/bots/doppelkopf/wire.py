@@ -31,6 +31,11 @@ FOLLOWED = ("cancel_yes", "adjourn_yes", "end_yes")
 ANSWERS = {"solo": "solo_no", "poverty_accept": "poverty_decline", "accusation_vote": "accusation_no"}
 
 
+INVITATION_WAIT_S = 0.3
+"""How long a bot waits after its login for a browser table's invitation before it opens a
+table of its own."""
+
+
 @dataclass
 class BotStats:
     games_finished: int = 0
@@ -72,6 +77,11 @@ class CgPlayer:
         self.in_end = False
         self.loading = False
         """Between a round's ``loading`` and the end of its creation transfers."""
+        self.pending_create = False
+        """Logged in, not yet in a lobby: a browser table's invitation may still come (the server
+        sends it right after the login); :meth:`create_own_table` when none does."""
+        self.joining_table = False
+        """Accepted an invitation to a browser table: a player there, not the lobby's host."""
 
     def on_packet(self, packet: Packet) -> list[Packet]:
         body = packet.body
@@ -92,11 +102,26 @@ class CgPlayer:
                 return [Packet("cg:auth", {"username": self.name, "pwd": self.password})]
             if status == "logged_in":
                 self.uuid = body["uuid"]
-                return [Packet("cg:lobby.create", {"game": "doppelkopf", "variant": "c"})]
+                self.pending_create = True
+                return []
             self.stats.closed_reason = str(status)
             self.done = True
             return []
+        if name == "cg:lobby.invite" and self.pending_create:  # a browser table with a free seat
+            self.pending_create = False
+            self.joining_table = True
+            accept = {"accepted": True, "lobby_id": body["lobby_id"], "inviter": body["inviter"]}
+            return [Packet("cg:lobby.invite.accept", accept)]
+        if (
+            name == "cg:status.message"
+            and self.joining_table
+            and str(body.get("message", "")).startswith("cg:msg.lobby.invite.accept.")
+        ):
+            self.joining_table = False  # the table filled up or started meanwhile: a table of our own
+            return [self._create()]
         if name == "cg:lobby.join":
+            if self.joining_table:  # someone else's table: the seats are the browser's to fill
+                return [Packet("cg:lobby.ready", {"ready": True})]
             invites = [Packet("cg:lobby.invite", {"username": "bot_dk_dumb"}) for _ in range(3)]
             return [*invites, Packet("cg:lobby.ready", {"ready": True})]
         if name == "cg:game.start":
@@ -107,6 +132,17 @@ class CgPlayer:
             self.loading = False  # the round's creation transfers are over: "cards created"
             created = [Packet("cg:game.start", {})]
         return created + self._table_packet(name, body)
+
+    def create_own_table(self) -> list[Packet]:
+        """No invitation came after the login: open a lobby of our own (with server bots)."""
+        if not self.pending_create:
+            return []
+        self.pending_create = False
+        return [self._create()]
+
+    @staticmethod
+    def _create() -> Packet:
+        return Packet("cg:lobby.create", {"game": "doppelkopf", "variant": "c"})
 
     def _table_packet(self, name: str, body: dict[str, Any]) -> list[Packet]:
         if name == "cg:game.dk.round.change":
@@ -212,7 +248,16 @@ class CgWireBot:
         reader, writer = await asyncio.open_connection(self.host, self.port)
         try:
             while not self.player.done:
-                data = await reader.read(65536)
+                if self.player.pending_create:
+                    try:  # the server invites right after the login, or not at all
+                        data = await asyncio.wait_for(reader.read(65536), INVITATION_WAIT_S)
+                    except TimeoutError:
+                        for reply in self.player.create_own_table():
+                            writer.write(self.codec.encode(reply))
+                        await writer.drain()
+                        continue
+                else:
+                    data = await reader.read(65536)
                 if not data:
                     break
                 self.codec.receive_data(data)

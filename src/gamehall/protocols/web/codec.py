@@ -198,6 +198,15 @@ class Rename(ClientMessage):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Invite(ClientMessage):
+    """Invite the online user ``name`` (of any protocol that has invitations) to ``room``."""
+
+    t: ClassVar[str] = "invite"
+    room: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Ping(ClientMessage):
     """Keep-alive; the server answers ``pong`` with the same ``data``."""
 
@@ -215,8 +224,25 @@ class Bye(ClientMessage):
 CLIENT_MESSAGES: Mapping[str, type[ClientMessage]] = {
     cls.t: cls
     for cls in (
-        Hello, ListRooms, Create, Join, Spectate, Leave, Start, Kick, AddBots, Act, Chat,
-        Whisper, Shout, Resume, GetView, Rename, Ping, Bye,
+        Hello,
+        ListRooms,
+        Create,
+        Join,
+        Spectate,
+        Leave,
+        Start,
+        Kick,
+        AddBots,
+        Act,
+        Chat,
+        Whisper,
+        Shout,
+        Resume,
+        GetView,
+        Rename,
+        Invite,
+        Ping,
+        Bye,
     )
 }
 """Every client message class by its ``t``."""
@@ -236,8 +262,9 @@ def decode(text: str | bytes) -> ClientMessage:
     """
     raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     if len(raw) > MAX_FRAME_BYTES:
-        raise ProtocolError(f"Frame of {len(raw)} bytes exceeds the limit of {MAX_FRAME_BYTES}.",
-                            code="too_large")
+        raise ProtocolError(
+            f"Frame of {len(raw)} bytes exceeds the limit of {MAX_FRAME_BYTES}.", code="too_large"
+        )
     try:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
@@ -313,8 +340,9 @@ def _build(cls: type[ClientMessage], obj: dict[str, Any]) -> ClientMessage:
             continue
         value = obj[name]
         if not _fits(value, hints[name]):
-            raise ProtocolError(f"Field {name!r} in {cls.t!r} must be {_describe(hints[name])}.",
-                                code="bad_message")
+            raise ProtocolError(
+                f"Field {name!r} in {cls.t!r} must be {_describe(hints[name])}.", code="bad_message"
+            )
         kwargs[name] = value
     return cls(**kwargs)
 

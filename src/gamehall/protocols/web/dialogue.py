@@ -48,6 +48,7 @@ from gamehall.protocols.web.codec import (
     Create,
     GetView,
     Hello,
+    Invite,
     Join,
     Kick,
     Leave,
@@ -214,7 +215,11 @@ class WebDialogue:
                     f"{', '.join(sorted(refused))}: set in the server's configuration, not by players.",
                 )
             info = session.create_room(
-                message.game, message.settings, password=message.password, title=message.title
+                message.game,
+                message.settings,
+                password=message.password,
+                title=message.title,
+                extra={"origin": "web"},  # a browser table: legacy protocols may offer it (cg)
             )
             if info.room_id not in session.my_rooms():
                 session.join(info.room_id, message.password)
@@ -262,6 +267,8 @@ class WebDialogue:
             session.shout(message.text)
         elif isinstance(message, Rename):
             session.rename(message.room, message.name)
+        elif isinstance(message, Invite):
+            self._hall.invite(message.room, session.name, message.name)
         else:  # every message class is handled above; a new one must be added here
             raise HallError("unknown_type", f"Message type {message.t!r} is not handled.")
 
@@ -335,6 +342,16 @@ class WebDialogue:
             )
         else:
             self._send({"t": f"room_{change}", "room": room_json(info)})
+
+    def invited(self, room_id: str, inviter: str) -> bool:
+        """Invitable: ``inviter`` asks this browser user to a room (``invited``)."""
+        if self._closed or self._session is None:
+            return False
+        info = next((r for r in self._hall.rooms(None) if r.room_id == room_id), None)
+        if info is None:
+            return False
+        self._send({"t": "invited", "room": room_json(info), "by": inviter})
+        return True
 
     def preparing_changed(self, state: Mapping[str, JSON] | None) -> None:
         """``preparing`` while the server prepares something (a dictionary), ``done`` after."""
