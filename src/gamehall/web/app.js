@@ -248,6 +248,18 @@ const HANDLERS = {
     if (state.screen === "lobby") render();
   },
 
+  invited(msg) {
+    // someone asks us to their table: a line in the hall chat with a link, and a toast
+    const info = msg.room;
+    app.addLog(state.hallLog, { kind: "notice", text: `${msg.by} invites you to ${info.title} (${info.id}): open /room/${info.id} or find it in the lobby.` });
+    roomLogChanged(app);
+    const link = h("a", { href: `/room/${encodeURIComponent(info.id)}`, testid: "invitation-link", text: `Go to ${info.title}` });
+    replace(toastEl, h("span", { text: `${msg.by} invites you to ${info.title}. ` }), link);
+    toastEl.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { toastEl.hidden = true; }, 15000);
+  },
+
   preparing(msg) {
     state.preparing = msg.done ? null : { what: msg.what, text: msg.text };
     showPreparing();

@@ -65,12 +65,32 @@ function fillHeader(app, room) {
         room.ended
           ? h("button", { type: "button", class: "primary", testid: "leave-room", onclick: () => app.toLobby(), text: "Back to lobby" })
           : h("button", { type: "button", testid: "leave-room", onclick: () => run({ t: "leave" }), text: room.seat === null ? "Stop watching" : "Leave" }))),
+    waiting && freeSeats > 0 ? inviteForm(app, room.id) : null,
     info ? h("ul", { class: "seat-chips", "aria-label": "Seats" }, seatList,
       info.spectators.length ? h("li", { class: "muted", text: `watching: ${info.spectators.join(", ")}` }) : null) : null,
     room.timers.length && !(info && app.renderer(info.game).showsTimers) ? h("p", { class: "timers", testid: "timers" },
       room.timers.map((t) => h("span", { class: "timer" }, `Time left (${t.key}): `, countdown(t.deadline, { testid: "timer" })))) : null,
     room.ended ? h("p", { class: "banner", role: "status", testid: "room-ended", text: room.ended.reason === "game_over" ? "This game is over." : "This room has ended." }) : null,
   );
+}
+
+/** Invite a player by name: anyone online whose protocol carries invitations (the browser,
+ * cg clients for Doppelkopf), who then joins in their own client. */
+function inviteForm(app, roomId) {
+  const name = h("input", { type: "text", maxlength: 32, required: true, placeholder: "name", "aria-label": "Invite a player by name", testid: "invite-name" });
+  return h("form", {
+    class: "row invite", testid: "invite-form",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      const who = name.value.trim();
+      if (!who) return;
+      if (await app.run({ t: "invite", room: roomId, name: who })) {
+        name.value = "";
+        app.addLog(app.room(roomId).log, { kind: "system", text: `${who} has been invited.` });
+        roomLogChanged(app);
+      }
+    },
+  }, h("span", { class: "muted small", text: "Invite a player:" }), name, h("button", { type: "submit", class: "small", testid: "invite-send", text: "Invite" }));
 }
 
 function fillTable(app, room, force = false) {

@@ -179,3 +179,20 @@ def test_a_name_held_for_a_lost_connection_says_the_seat_is_waiting(hall: Hall, 
     [error] = Browser(hall, clock).send(t="hello", v=2, name="ann", id=1)
     assert error["code"] == "name_in_use"
     assert "held" in error["reason"] and "same browser" in error["reason"]
+
+
+def test_a_member_invites_an_online_user_by_name(hall: Hall, clock: FakeClock) -> None:
+    ann, bob = logged_in(hall, clock, "ann"), logged_in(hall, clock, "bob")
+    [joined] = [m for m in ann.send(t="create", game="aah", title="Come play") if m["t"] == "joined"]
+    room = joined["room"]["id"]
+    assert joined["room"]["extra"] == {"origin": "web"}  # a browser table (cg clients are offered it)
+    assert ann.send(t="invite", room=room, name="BOB", id=5) == [{"t": "ok", "ref": 5}]
+    [invited] = bob.take("invited")
+    assert invited["by"] == "ann" and invited["room"]["id"] == room and invited["room"]["title"] == "Come play"
+    [error] = ann.send(t="invite", room=room, name="nobody", id=6)
+    assert (error["code"], error["ref"]) == ("no_such_user", 6)
+    [error] = bob.send(t="invite", room=room, name="ann", id=7)
+    assert error["code"] == "not_in_room"  # only someone in the room may invite to it
+    bob.send(t="join", room=room)
+    [error] = [m for m in ann.send(t="invite", room=room, name="bob", id=8) if m["t"] == "error"]
+    assert error["code"] == "already_in_room"
