@@ -76,6 +76,9 @@ def test_the_lobby_is_live_rooms_have_addresses_and_chat_survives_a_reload(
         expect(ann.get_by_test_id("room-link")).to_have_text(room_id)
         assert ann.url.endswith(f"/room/{room_id}")
 
+        ann.get_by_test_id("invite-name").fill("bob")  # an invitation by name
+        ann.get_by_test_id("invite-send").click()
+        expect(bob.get_by_test_id("invitation-link")).to_have_attribute("href", f"/room/{room_id}")
         ann.get_by_test_id("chat-input").fill("Welcome, everyone!")
         ann.get_by_test_id("chat-send").click()
         expect(ann.get_by_test_id("chat-input")).to_have_attribute("maxlength", "1000")
