@@ -113,6 +113,18 @@ def test_the_create_form_shows_grouped_player_settings_in_plain_words(
         for hidden in ("deal_interval_s", "trick_close_delay_s", "rejoin_grace", "resume"):
             assert page.locator(f'[data-setting="{hidden}"]').count() == 0
         assert "_" not in " ".join(page.locator(".settings label").all_inner_texts())
+        solos = page.locator('[data-setting="solos"]')  # a set of options: a box each, in words
+        expect(solos.locator('input[data-option="solo_queen"]')).to_be_checked()
+        expect(solos).to_contain_text("Queens solo")
+        solos.locator('input[data-option="solo_null"]').check()
+        solos.locator('input[data-option="solo_queen"]').uncheck()
+        page.get_by_test_id("create-room").click()
+        page.get_by_test_id("back-to-lobby").wait_for()
+        room_id = str(page.locator(".room").get_attribute("data-room"))
+        assert server.server is not None
+        [info] = [r for r in server.server.hall.rooms("doppelkopf") if r.room_id == room_id]
+        assert "solo_null" in info.config["solos"] and "solo_queen" not in info.config["solos"]  # type: ignore[operator]
+        page.get_by_test_id("leave-room").click()
         page.get_by_test_id("create-game").select_option("aah")
         assert page.locator('[data-setting="max_tables"]').count() == 0
         expect(page.locator('label[for="setting-aplimit"]')).to_have_text("Points to win")

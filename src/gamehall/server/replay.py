@@ -87,6 +87,7 @@ def build_replay(record: RoomRecord, game_type: GameType) -> dict[str, JSON]:
         "room_id": record.room_id,
         "game": record.game,
         "title": meta.get("title") or game_type.title,
+        "game_title": game_type.title,
         "operator": meta.get("operator"),
         "created_at": record.created_at,
         "finished_at": record.finished_at,

@@ -149,13 +149,14 @@ function addFigures(figures) {
   push(series.rooms, figures.rooms);
   push(series.actions, Math.max(0, actionsPerS));
   push(series.p99, p99 === null || !Number.isFinite(p99) ? 0 : p99);
+  const p99Text = (v) => (p99 === null ? "no actions" : !Number.isFinite(p99) ? "> 10 s" : v >= 1 ? v.toFixed(0) : v.toFixed(2));
   previous = { at: now, figures };
   view.summary.textContent = `${figures.users} users online, ${figures.seats} seats taken.`;
   replace(view.charts,
     chart("Connections", series.connections, (v) => String(Math.round(v))),
     chart("Rooms", series.rooms, (v) => String(Math.round(v))),
     chart("Actions/s", series.actions, (v) => v.toFixed(1)),
-    chart("p99 latency (ms)", series.p99, (v) => (v >= 1 ? v.toFixed(0) : v.toFixed(2))));
+    chart("p99 latency (ms)", series.p99, p99Text));
 }
 
 function push(list, value) {

@@ -208,6 +208,14 @@ function settingField(s) {
     input = h("select", common, s.choices.map((c) => h("option", { value: c, selected: c === s.default, text: choiceLabel(s, c) })));
   } else if (s.kind === "int" || s.kind === "float") {
     input = h("input", { ...common, type: "number", value: String(s.default), min: s.low ?? null, max: s.high ?? null, step: s.kind === "int" ? "1" : "any", required: true });
+  } else if (s.kind === "list" && s.choices.length) {
+    // a set of options: one box each (the whole group is the setting)
+    const chosen = new Set(s.default || []);
+    return h("fieldset", { class: "field options", id, dataset: { kind: "options", setting: s.name } },
+      h("legend", { text: s.label || s.name }),
+      s.choices.map((c) => h("label", { class: "option" },
+        h("input", { type: "checkbox", value: c, checked: chosen.has(c), dataset: { option: c } }), ` ${choiceLabel(s, c)}`)),
+      help(s));
   } else if (s.kind === "list") {
     input = h("input", { ...common, type: "text", value: (s.default || []).join(", ") });
   } else {
@@ -229,6 +237,7 @@ function readSettings(app) {
     if (!input) continue;
     let value;
     if (s.kind === "bool") value = input.checked;
+    else if (input.dataset.kind === "options") value = [...input.querySelectorAll("input[data-option]:checked")].map((box) => box.value);
     else if (s.kind === "int" || s.kind === "float") {
       if (!input.reportValidity()) return null;
       value = Number(input.value);

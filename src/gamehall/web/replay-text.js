@@ -52,10 +52,15 @@ export function describeEvent(ev) {
     case "SeatRenamed": return `${ev.old} is now ${ev.new}.`;
     default: {
       if (typeof ev.text === "string" && ev.text) return ev.text;
-      const fields = Object.entries(ev).filter(([k]) => k !== "type")
-        .map(([k, v]) => `${k.replaceAll("_", " ")} ${typeof v === "object" ? JSON.stringify(v) : v}`);
-      const name = ev.type.replace(/([a-z])([A-Z])/g, "$1 $2");
-      return fields.length ? `${name}: ${fields.join(", ")}` : name;
+      // "RoundWon" with {seat: 0, name: "ann", points: 2, cards: [...]} -> "Round won: ann, points 2"
+      const name = ev.type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().replace(/^./, (c) => c.toUpperCase());
+      const named = typeof ev.name === "string";
+      const fields = Object.entries(ev)
+        .filter(([k, v]) => k !== "type" && k !== "name" && v !== null && typeof v !== "object")
+        .filter(([k]) => !/(^|_)ids?$/.test(k) && !(named && k === "seat"))
+        .map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`);
+      const parts = [named ? ev.name : null, ...fields].filter(Boolean);
+      return parts.length ? `${name}: ${parts.join(", ")}` : name;
     }
   }
 }

@@ -46,7 +46,8 @@ def _flag(name: str, default: bool, help_text: str, **kw: Any) -> Rule:
 
 
 def _active(name: str, default: list[str], options: tuple[str, ...], help_text: str, **kw: Any) -> Rule:
-    return Rule(Setting(name, default, "list", help=help_text), options=options, **kw)
+    # the options are the setting's choices too, so the browser's form offers them as boxes to tick
+    return Rule(Setting(name, default, "list", choices=options, help=help_text), options=options, **kw)
 
 
 HEART10_ON = {"heart10": (True,)}
@@ -470,6 +471,46 @@ SCHEMA.present(
         "buck_round": {NONE: "Off", "succession": "One after another", "parallel": "Stacked"},
         "solo_prio": {"first": "The first announced", "prio": "The highest ranked"},
         "misplay": {"refuse": "Refused", "penalize": "Accepted, may be denounced"},
+        "solos": {
+            "solo_aces": "Aces solo",
+            "solo_10s": "Tens solo",
+            "solo_picture": "Picture solo (J, Q, K)",
+            "solo_noble_brothel": "Noble brothel (Q, K)",
+            "solo_monastery": "Monastery (J, K)",
+            "solo_king": "Kings solo",
+            "solo_brothel": "Brothel (J, Q)",
+            "solo_queen": "Queens solo",
+            "solo_jack": "Jacks solo",
+            "solo_9s": "Nines solo",
+            "solo_clubs": "Clubs solo ♣",
+            "solo_spades": "Spades solo ♠",
+            "solo_hearts": "Hearts solo ♥",
+            "solo_diamonds": "Diamonds solo ♦",
+            "solo_pure_clubs": "Pure clubs ♣",
+            "solo_pure_spades": "Pure spades ♠",
+            "solo_pure_hearts": "Pure hearts ♥",
+            "solo_pure_diamonds": "Pure diamonds ♦",
+            "solo_fleshless": "Fleshless (aces high, no trumps)",
+            "solo_null": "Null (no tricks)",
+            "solo_boneless": "Boneless",
+        },
+        "buck_cause": {
+            "4hearts": "A heart trick of four",
+            "draw": "A drawn round (120:120)",
+            "0points": "A round worth 0",
+            "re_kontra_lost": "Re or Kontra lost",
+            "solo_lost": "A solo lost",
+        },
+        "throw_cases": {
+            "5_9": "Five nines",
+            "5_k": "Five kings",
+            "4_9+4_k": "Four nines and four kings",
+            "9_all_c": "Nines of all suits",
+            "k_all_c": "Kings of all suits",
+            "7full": "Seven full cards",
+            "t<hj": "No trump above ♥J",
+            "t<dj": "No trump above ♦J",
+        },
         "penalty_abort": {"none": "Nothing", "round": "The round", "game": "The game"},
     },
 )
