@@ -224,9 +224,6 @@ class Hall:
         """A known user (online, or holding seats), by name in any case."""
         return self._users.get(name.lower())
 
-    def users(self) -> list[User]:
-        return list(self._users.values())
-
     def forget_idle_users(self) -> None:
         self._forget_idle_users()
 

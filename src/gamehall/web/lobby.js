@@ -42,7 +42,7 @@ function build(app) {
     h("section", { class: "card rooms-card", "aria-labelledby": "rooms-heading" },
       h("div", { class: "row spread" },
         h("h2", { id: "rooms-heading", text: "Rooms" }),
-        h("span", { class: "muted small", text: "Updated as it happens" })),
+        h("span", { class: "muted fine", text: "Updated as it happens" })),
       mineEl,
       h("div", { class: "table-scroll" }, table)),
     h("section", { class: "card recent-card", "aria-labelledby": "recent-heading" },
@@ -123,7 +123,7 @@ function fillRecent(app) {
       h("span", { class: "muted", text: ` ${kind ? kind.title : game.game} · ` }),
       h("code", { class: "room-id", text: game.id }),
       h("span", { class: "muted", text: when ? ` · ${when}` : "" }),
-      h("div", { class: "small", text: played ? `${winnersLine(game)} ${scoreLine(game)}` : terminationText(game.termination) }));
+      h("div", { class: "fine", text: played ? `${winnersLine(game)} ${scoreLine(game)}` : terminationText(game.termination) }));
   }));
 }
 

@@ -90,7 +90,7 @@ function inviteForm(app, roomId) {
         roomLogChanged(app);
       }
     },
-  }, h("span", { class: "muted small", text: "Invite a player:" }), name, h("button", { type: "submit", class: "small", testid: "invite-send", text: "Invite" }));
+  }, h("span", { class: "muted fine", text: "Invite a player:" }), name, h("button", { type: "submit", class: "small", testid: "invite-send", text: "Invite" }));
 }
 
 function fillTable(app, room, force = false) {

@@ -56,6 +56,7 @@ class CgPlayer:
         rounds: int = 1,
         flavor: str = "vanilla",
         seed: int | None = None,
+        wait_for_invitation: bool = False,
     ) -> None:
         self.name = name
         self.password = password
@@ -77,6 +78,9 @@ class CgPlayer:
         self.in_end = False
         self.loading = False
         """Between a round's ``loading`` and the end of its creation transfers."""
+        self.wait_for_invitation = wait_for_invitation
+        """After the login, first take a browser table's invitation if one comes (the wire bot,
+        :class:`CgWireBot`); else open a table of our own at once."""
         self.pending_create = False
         """Logged in, not yet in a lobby: a browser table's invitation may still come (the server
         sends it right after the login); :meth:`create_own_table` when none does."""
@@ -102,6 +106,8 @@ class CgPlayer:
                 return [Packet("cg:auth", {"username": self.name, "pwd": self.password})]
             if status == "logged_in":
                 self.uuid = body["uuid"]
+                if not self.wait_for_invitation:
+                    return [self._create()]
                 self.pending_create = True
                 return []
             self.stats.closed_reason = str(status)
@@ -240,7 +246,7 @@ class CgWireBot:
 
     def __init__(self, host: str, port: int, name: str, password: str = "botpass", **player: Any) -> None:
         self.host, self.port = host, port
-        self.player = CgPlayer(name, password, **player)
+        self.player = CgPlayer(name, password, **{"wait_for_invitation": True, **player})
         self.codec = CgCodec()
         self.received: list[Packet] = []
 
