@@ -212,6 +212,14 @@ def test_the_host_console_asks_for_the_token_and_acts_on_the_hall(
         row.get_by_test_id("host-close").click()
         expect(row).to_have_count(0)
         expect(gus.get_by_test_id("room-ended")).to_be_visible()
+        # removing a user: gus is sent back to the name screen, told why (a kick is not a ban)
+        gus.get_by_test_id("back-to-lobby").click()
+        room_id = create_aah_room(gus, "Gus again")
+        row = host.locator(f'[data-testid="host-room"][data-room="{room_id}"]')
+        host.once("dialog", lambda dialog: dialog.accept())
+        row.get_by_test_id("host-kick-gus").click()
+        expect(gus.get_by_test_id("login-error")).to_contain_text("Removed by the host")
+        expect(row).to_have_count(0)  # his seat was released: the empty table closed
 
 
 GAMES_FOR_REPLAY = {
