@@ -1,4 +1,4 @@
-"""Replays and the host console over real HTTP (docs/web-protocol.md, section 14).
+"""Replays and the host console over real HTTP (docs/web-protocol.md, section 15).
 
 A whole AAH game is played by three hall bots on a fake clock while "eve" watches; the finished
 room then serves its replay. The replay must be exactly what eve saw, step after step: the same

@@ -3,6 +3,7 @@
 // "welcome", grouped as the schema groups them), the rooms we are in, the recent finished
 // games with their replays, and hall-wide chat.
 
+import { choiceLabel } from "./labels.js";
 import { h, replace } from "./ui.js";
 import { chatPanel, roomLink } from "./room.js";
 import { scoreLine, terminationText, winnersLine } from "./replay-text.js";
@@ -189,7 +190,11 @@ function fillSettings(app) {
       h("legend", { text: group }), settings.map(settingField))));
 }
 
-function choiceLabel(s, value) {
+/** A choice in words: the browser's own (translated) labels first (labels.js), then the
+ * schema's `choice_labels`, else the value made readable. */
+function optionLabel(s, value) {
+  const translated = choiceLabel(gameSelect.value, s.name, value);
+  if (translated !== String(value)) return translated;
   const labels = s.choice_labels || {};
   if (Object.hasOwn(labels, value)) return labels[value];
   return value === "" ? "(default)" : String(value).replaceAll("_", " ");
@@ -205,7 +210,7 @@ function settingField(s) {
     return h("div", { class: "field check" }, input, label, help(s));
   }
   if (s.kind === "choice") {
-    input = h("select", common, s.choices.map((c) => h("option", { value: c, selected: c === s.default, text: choiceLabel(s, c) })));
+    input = h("select", common, s.choices.map((c) => h("option", { value: c, selected: c === s.default, text: optionLabel(s, c) })));
   } else if (s.kind === "int" || s.kind === "float") {
     input = h("input", { ...common, type: "number", value: String(s.default), min: s.low ?? null, max: s.high ?? null, step: s.kind === "int" ? "1" : "any", required: true });
   } else if (s.kind === "list" && s.choices.length) {
@@ -214,7 +219,7 @@ function settingField(s) {
     return h("fieldset", { class: "field options", id, dataset: { kind: "options", setting: s.name } },
       h("legend", { text: s.label || s.name }),
       s.choices.map((c) => h("label", { class: "option" },
-        h("input", { type: "checkbox", value: c, checked: chosen.has(c), dataset: { option: c } }), ` ${choiceLabel(s, c)}`)),
+        h("input", { type: "checkbox", value: c, checked: chosen.has(c), dataset: { option: c } }), ` ${optionLabel(s, c)}`)),
       help(s));
   } else if (s.kind === "list") {
     input = h("input", { ...common, type: "text", value: (s.default || []).join(", ") });

@@ -1,7 +1,7 @@
 // The replay page (/replay/ROOM_ID): a finished room, step by step, as a spectator saw it.
 //
 // The server rebuilds the room from its log (GET /api/rooms/ID/replay, docs/web-protocol.md
-// section 14) and hands over, per log entry, the spectator's events and view. This page draws
+// section 15) and hands over, per log entry, the spectator's events and view. This page draws
 // each step with the game's own renderer (games/<id>.js), exactly as a watcher of the live
 // table saw it: no seat's hidden information is in the data, so none can show.
 
