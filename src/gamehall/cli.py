@@ -28,16 +28,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    handler = {"serve": _serve, "bots": _bots, "replay": _replay}[args.command]
-    try:
-        return handler(args)
-    except BrokenPipeError:
-        # The reader went away early (``gamehall replay ... | head``): that is how pipes end,
-        # not an error. Point stdout at /dev/null so the interpreter's final flush is quiet too.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-        return 0
+    handler = {"serve": _serve, "bots": _bots, "replay": _replay_to_pipe}[args.command]
+    return handler(args)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -129,6 +121,20 @@ def _bots(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------------- replay
 
 
+def _replay_to_pipe(args: argparse.Namespace) -> int:
+    """``gamehall replay`` whose reader may stop early (``| head``): a closed pipe ends the
+    output quietly instead of with a BrokenPipeError traceback."""
+    try:
+        code = _replay(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader is gone; point stdout at nothing so the interpreter's last flush is quiet
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    return code
+
+
 def _replay(args: argparse.Namespace) -> int:
     from gamehall.store.sqlite import SqliteStore
 
@@ -156,7 +162,11 @@ def _replay(args: argparse.Namespace) -> int:
         seat = "-" if entry.seat is None else str(entry.seat)
         out.write(f"{entry.n:6d}  {_stamp(entry.at)}  seat {seat:>2}  {entry.kind:<8} {entry.data}\n")
     if record.finished_at is not None:
+        from gamehall.hall.results import describe_seats
+
         out.write(f"finished {_stamp(record.finished_at)}  result {record.result}\n")
+        for line in describe_seats(record.result):
+            out.write(f"  {line}\n")
         out.write(f"in the browser: /replay/{record.room_id} (the same log, as a spectator saw it)\n")
     if args.events:
         _print_events(record, out)
