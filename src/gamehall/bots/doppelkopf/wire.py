@@ -35,6 +35,11 @@ FOLLOWED = ("cancel_yes", "adjourn_yes", "end_yes")
 ANSWERS = {"solo": "solo_no", "poverty_accept": "poverty_decline", "accusation_vote": "accusation_no"}
 
 
+INVITATION_WAIT_S = 0.3
+"""How long a bot waits after its login for a browser table's invitation before it opens a
+table of its own."""
+
+
 @dataclass
 class BotStats:
     games_finished: int = 0
@@ -57,12 +62,15 @@ class CgPlayer:
         seed: int | None = None,
         guests: Sequence[str] = (),
         wait_for_invite: bool = False,
+        wait_for_invitation: bool = False,
     ) -> None:
         self.name = name
         self.guests = tuple(guests)
         """Accounts to invite to this bot's lobby (the other seats get ``bot_dk_dumb``)."""
         self.wait_for_invite = wait_for_invite
-        """Open no lobby: accept the first invitation instead (a guest of another bot)."""
+        """Open no lobby, ever: accept the first invitation instead (a guest of another bot's
+        lobby). Unlike ``wait_for_invitation``, which opens a table of its own when no
+        invitation comes right after the login."""
         self.in_game = False
         """Between ``game.start`` and ``game.end``: a login after a lost connection is then a
         rejoin, which the server makes by itself (note §5.2)."""
@@ -85,6 +93,14 @@ class CgPlayer:
         self.in_end = False
         self.loading = False
         """Between a round's ``loading`` and the end of its creation transfers."""
+        self.wait_for_invitation = wait_for_invitation
+        """After the login, first take a browser table's invitation if one comes (the wire bot,
+        :class:`CgWireBot`); else open a table of our own at once."""
+        self.pending_create = False
+        """Logged in, not yet in a lobby: a browser table's invitation may still come (the server
+        sends it right after the login); :meth:`create_own_table` when none does."""
+        self.joining_table = False
+        """Accepted an invitation to a browser table: a player there, not the lobby's host."""
 
     def on_packet(self, packet: Packet) -> list[Packet]:
         body = packet.body
@@ -107,17 +123,32 @@ class CgPlayer:
                 self.uuid = body["uuid"]
                 if self.in_game or self.wait_for_invite:
                     return []
-                return [Packet("cg:lobby.create", {"game": "doppelkopf", "variant": "c"})]
+                if not self.wait_for_invitation:
+                    return [self._create()]
+                self.pending_create = True
+                return []
             self.stats.closed_reason = str(status)
             self.done = True
             return []
         if name == "cg:lobby.invite" and self.wait_for_invite and not self.in_game:
             reply = {"lobby_id": body["lobby_id"], "inviter": body["inviter"], "accepted": True}
             return [Packet("cg:lobby.invite.accept", reply)]
+        if name == "cg:lobby.invite" and self.pending_create:  # a browser table with a free seat
+            self.pending_create = False
+            self.joining_table = True
+            accept = {"accepted": True, "lobby_id": body["lobby_id"], "inviter": body["inviter"]}
+            return [Packet("cg:lobby.invite.accept", accept)]
+        if (
+            name == "cg:status.message"
+            and self.joining_table
+            and str(body.get("message", "")).startswith("cg:msg.lobby.invite.accept.")
+        ):
+            self.joining_table = False  # the table filled up or started meanwhile: a table of our own
+            return [self._create()]
         if name == "cg:lobby.join":
             if self.in_game:
                 return []  # a rejoin: the game follows
-            if self.wait_for_invite:
+            if self.wait_for_invite or self.joining_table:  # someone else's table: ready to play
                 return [Packet("cg:lobby.ready", {"ready": True})]
             names = [*self.guests, *["bot_dk_dumb"] * (3 - len(self.guests))]
             invites = [Packet("cg:lobby.invite", {"username": guest}) for guest in names]
@@ -131,6 +162,17 @@ class CgPlayer:
             self.loading = False  # the round's creation transfers are over: "cards created"
             created = [Packet("cg:game.start", {})]
         return created + self._table_packet(name, body)
+
+    def create_own_table(self) -> list[Packet]:
+        """No invitation came after the login: open a lobby of our own (with server bots)."""
+        if not self.pending_create:
+            return []
+        self.pending_create = False
+        return [self._create()]
+
+    @staticmethod
+    def _create() -> Packet:
+        return Packet("cg:lobby.create", {"game": "doppelkopf", "variant": "c"})
 
     def _table_packet(self, name: str, body: dict[str, Any]) -> list[Packet]:
         if name == "cg:game.dk.round.change":
@@ -168,6 +210,8 @@ class CgPlayer:
         in a game, is put back into it by the server)."""
         self.registered = False
         self.loading = False
+        self.pending_create = False  # the next login asks again; no lobby.create before it
+        self.joining_table = False
 
     def _round_change(self, body: dict[str, Any]) -> list[Packet]:
         if body.get("phase") == "loading":
@@ -241,7 +285,7 @@ class CgWireBot:
         **player: Any,
     ) -> None:  # fmt: skip
         self.host, self.port = host, port
-        self.player = CgPlayer(name, password, **player)
+        self.player = CgPlayer(name, password, **{"wait_for_invitation": True, **player})
         self.codec = CgCodec()
         self.received: list[Packet] = []
         self.reconnect_s = reconnect_s
@@ -284,7 +328,16 @@ class CgWireBot:
         heard = len(self.received)
         try:
             while not self.player.done:
-                data = await reader.read(65536)
+                if self.player.pending_create:
+                    try:  # the server invites right after the login, or not at all
+                        data = await asyncio.wait_for(reader.read(65536), INVITATION_WAIT_S)
+                    except TimeoutError:
+                        for reply in self.player.create_own_table():
+                            writer.write(self.codec.encode(reply))
+                        await writer.drain()
+                        continue
+                else:
+                    data = await reader.read(65536)
                 if not data:
                     break
                 self.codec.receive_data(data)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gamehall.protocols._core import HallError
-from gamehall.protocols.cg import game_in, gamerules, lobby_commands, save_load
+from gamehall.protocols.cg import browser_tables, game_in, gamerules, lobby_commands, save_load
 from gamehall.protocols.cg.codec import Packet, parse_uuid
 from gamehall.protocols.cg.game_out import GameTranslator, summaries
 from gamehall.protocols.cg.lobbies import LOBBY_EXTRA, Lobby, lobby_record, rebuild_lobbies
@@ -163,6 +163,7 @@ def deliver(conn: CgDialogue, event: Event) -> None:
         conn.pacer.push(game_start_packet(conn))
         return
     if conn.state != "game_dk":
+        browser_tables.seat_event(conn, event)  # waiting at a browser table: seats change
         return
     if _answered_for_vanilla(conn, event):
         return
@@ -225,6 +226,9 @@ def game_over(conn: CgDialogue, reason: str | None) -> None:
     lobby = conn.directory.lobby_for(conn.account_uuid)
     if lobby is None:
         conn.state = "active"
+        return
+    if lobby.bridge_room is not None:
+        browser_tables.leave_after_game(conn, lobby)
         return
     lobby.room_id = None
     for member in list(lobby.members.values()):

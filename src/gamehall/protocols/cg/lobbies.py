@@ -96,6 +96,8 @@ class Lobby:
     invited: dict[str, str] = field(default_factory=dict)  # invitee uuid -> inviter uuid
     preload: Preload | None = None
     """A saved game the next start continues (``game.load``, :mod:`.save_load`)."""
+    bridge_room: str | None = None
+    """The browser table this lobby shows to cg clients (:mod:`.browser_tables`), if any."""
 
     def humans(self) -> list[Member]:
         return [m for m in self.members.values() if not m.is_bot]
