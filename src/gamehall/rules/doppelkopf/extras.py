@@ -56,8 +56,8 @@ def collect_extras(ref: Referee) -> tuple[list[str], list[str]]:
                     black_tricks[suit] += 1
                     if black_tricks[suit] == 2:
                         won[party].append("sec_black_trick")
-        if rules["hobgoblin"] and winning == "sq" and "sk" in values:
-            won[party].append("hobgoblin")
+        if rules["hobgoblin"] and winning == "sq":
+            won[party] += ["hobgoblin"] * values.count("sk")  # one per ♠K, like foxes (Ref)
         if last:
             _last_trick_extras(ref, cards, winning, party, won[party])
     return won["re"], won["kontra"]

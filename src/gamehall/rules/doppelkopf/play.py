@@ -46,6 +46,8 @@ from gamehall.rules.doppelkopf.tricks import (
 
 ON_PLAY_PIGS = ("two_on_play", "one_first", "one_on_play", "one_on_fox")
 ONE_PIG_RULES = ("one_first", "one_on_play", "one_on_fox")
+WISH_DIAMONDS = ("d9", "d10", "dk", "da")
+"""The cards a wedding's ``diamonds`` wish asks for, all four of them in the trick."""
 SHOWN_AS = {"silent_wedding": "normal", "ramsch_sw": "ramsch"}
 """Game types shown as another one (a silent wedding looks like a normal game)."""
 
@@ -513,10 +515,9 @@ class Referee:
         if wish in ("hearts", "spades", "clubs"):
             value = self.value(winning)
             return not ranking.is_trump(value) and suit_of(value) == wish[0]
-        return all(
-            c is not None and not ranking.is_trump(self.value(c)) and suit_of(self.value(c)) == "d"
-            for c in trick.cards
-        )
+        # "diamonds": every card a ♦9/♦10/♦K/♦A, no ♦J/♦Q (Ref's reading; ♦ are trumps in a
+        # wedding, so "four plain ♦" could never be met).
+        return all(c is not None and self.value(c) in WISH_DIAMONDS for c in trick.cards)
 
     def name_black_sow_solo(self, seat: int, solo: str) -> list[Event]:
         """The winner of the second ♠Q names the solo for the rest of the round."""
