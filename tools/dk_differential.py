@@ -1,0 +1,499 @@
+#!/usr/bin/env python3
+"""Differential run: gamehall's Doppelkopf engine against the reference engine (not-na/cardgame).
+
+Run on demand, never in ``make test``::
+
+    .venv/bin/python tools/dk_differential.py --reference /path/to/cardgame --games 600
+
+``--reference`` is the root of a not-na/cardgame checkout (commit 1614ab5 was used; obtain it
+with the ``fetch`` tool or ``git clone``; never commit or vendor it). The reference is imported
+from there at run time (``tools/dk_reference.py``).
+
+Each *game* is a session of up to ``--rounds`` deals under a rule set drawn from
+:data:`FEATURES` (pigs, superpigs, the joker, throwing, poverty and the black sow, ramsch, buck
+rounds, ``repeat_game``, every solo, ...). gamehall deals; the reference's hands are overwritten
+with the same cards, so both engines hold identical hands. A seeded policy picks gamehall-legal
+actions (reservations, solos, poverty, wedding wishes, announcements on one's own turn, pig
+calls, cards), and every action goes to both engines; now and then an illegal card is tried on
+both. After each action the engines must agree on acceptance and on the questions asked; after
+each trick on its winner and eyes; after each deal on the game type, parties, winner, eyes,
+extras, the vanilla ``game_summary`` and every seat's points. The first disagreement of a game
+ends that game and is put in a *class* (:func:`classify`), with the side that is right taken
+from docs/doppelkopf-differential.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import random
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from dk_reference import RefTable, load_reference  # noqa: E402
+
+from gamehall.rules._core import Action, Event, RuleError  # noqa: E402
+from gamehall.rules.doppelkopf import events as ev  # noqa: E402
+from gamehall.rules.doppelkopf.actions import (  # noqa: E402
+    Announce,
+    Answer,
+    AnswerSolo,
+    BlackSowSolo,
+    CallPigs,
+    PassCards,
+    PlayCard,
+    PovertyAccept,
+    PovertyDecline,
+    PovertyReturn,
+    Ready,
+    ReturnCards,
+    Throw,
+    Vote,
+    WeddingClarification,
+)
+from gamehall.rules.doppelkopf.cards import SOLO_ORDER  # noqa: E402
+from gamehall.rules.doppelkopf.engine import DoppelkopfTable  # noqa: E402
+
+ALL_SOLOS = list(SOLO_ORDER)
+
+FEATURES: dict[str, list[dict[str, Any]]] = {
+    "pigs": [
+        {},
+        {"pigs": "two_reservation"},
+        {"pigs": "two_reservation", "superpigs": "reservation"},
+        {"pigs": "two_on_play"},
+        {"pigs": "two_on_play", "superpigs": "on_pig"},
+        {"pigs": "two_on_play", "superpigs": "on_play"},
+        {"pigs": "one_first"},
+        {"pigs": "one_on_play"},
+        {"pigs": "one_on_fox"},
+        {"joker": "over_h10"},
+        {"joker": "over_pigs"},
+    ],
+    "reservations": [
+        {},
+        {"throw": "throw", "throw_cases": ["5_9", "5_k", "4_9+4_k", "9_all_c", "k_all_c", "7full", "t<hj", "t<dj"]},
+        {"throw": "reservation", "throw_cases": ["5_9", "5_k", "7full", "9_all_c", "k_all_c"]},
+        {"poverty": "sell"},
+        {"poverty": "circulate", "poverty_consequence": "black_sow"},
+        {"poverty": "circulate", "poverty_consequence": "ramsch"},
+        {"poverty": "sell", "poverty_consequence": "redeal"},
+        {"poverty": "circulate_duty"},
+        {"wedding": "wish_trick"},
+        {"wedding": "None"},
+    ],
+    "scoring": [
+        {},
+        {"buck_round": "succession", "buck_cause": ["4hearts", "draw", "0points", "re_kontra_lost", "solo_lost"]},
+        {"buck_round": "parallel", "buck_cause": ["draw", "re_kontra_lost", "solo_lost"], "buck_amount": "2"},
+        {"repeat_game": True},
+        {"re_kontra": "*2"},
+        {"re_kontra": "*2_extra"},
+        {"coward": "210_no_re"},
+        {"coward": "240_no_u90"},
+    ],
+    "extras": [
+        {},
+        {"heart_trick": True, "hobgoblin": True},
+        {"sec_black_trick": True, "charlie_broken": True},
+        {"jane": True},
+        {"fox_lasttrick": True},
+        {"doppelkopf": False, "charlie": False, "fox": False},
+    ],
+    "cards": [
+        {},
+        {},
+        {"without9": "with_four"},
+        {"without9": "without"},
+        {"heart10_prio": "second", "heart10_lasttrick": "second", "charlie_prio": "second"},
+        {"heart10": False},
+    ],
+    "solos": [
+        {},
+        {"solos": ALL_SOLOS},
+        {"solos": ALL_SOLOS, "solo_prio": "prio", "solist_begins": True},
+        {"solos": ALL_SOLOS, "solo_shift_h10": True},
+    ],
+}
+
+
+def draw_rules(rng: random.Random) -> dict[str, Any]:
+    config: dict[str, Any] = {}
+    for options in FEATURES.values():
+        config.update(rng.choice(options))
+    return config
+
+
+def ref_rules(table: DoppelkopfTable) -> dict[str, Any]:
+    """gamehall's effective rules as the reference's ``dk.*`` gamerules."""
+    return {f"dk.{k}": v for k, v in table.rules.items() if f"dk.{k}" in REF_KEYS}
+
+
+REF_KEYS: set[str] = set()
+
+
+# ---------------------------------------------------------------------------------------------
+# One game through both engines
+# ---------------------------------------------------------------------------------------------
+
+
+class Divergence(Exception):
+    def __init__(self, kind: str, detail: str, context: dict[str, Any]) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind, self.detail, self.context = kind, detail, context
+
+
+@dataclass
+class Pair:
+    gh: DoppelkopfTable
+    ref: RefTable
+    ids: dict[str, str] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)
+
+    def context(self) -> dict[str, Any]:
+        rnd = self.gh.s.round
+        return {
+            "rules": {k: v for k, v in self.gh.rules.items() if v != DEFAULTS.get(k)},
+            "game_type": None if rnd is None else rnd.game_type,
+            "ref_game_type": getattr(self.ref.round, "game_type", None),
+            "round": None if rnd is None else rnd.number,
+            "hands": None if rnd is None else [[rnd.values[c] for c in h] for h in rnd.dealt],
+            "log": self.log[-12:],
+        }
+
+
+DEFAULTS: dict[str, Any] = {}
+
+
+def start_pair(module: Any, config: dict[str, Any], seed: int) -> tuple[Pair, list[Event]]:
+    gh = DoppelkopfTable(config, seed)
+    events: list[Event] = []
+    for name in "ABCD":
+        events += gh.seat_join(name)[1]
+    ref = RefTable(module, ref_rules(gh))
+    pair = Pair(gh, ref)
+    ref.game.start()
+    ref.drain()
+    sync_deal(pair)
+    return pair, events
+
+
+def sync_deal(pair: Pair) -> None:
+    """Deal the reference's round and give its hands gamehall's cards (same player order)."""
+    ref, rnd = pair.ref, pair.gh.round
+    for seat in range(4):
+        ref.event("cg:game.dk.ready_to_deal", seat)
+    rplayers = [ref.players.index(p) for p in ref.round.players]
+    if rplayers != rnd.player_list:
+        raise Divergence("player_list", f"{rplayers} != {rnd.player_list}", pair.context())
+    pair.ids = {}
+    for index, seat in enumerate(rnd.player_list):
+        slot = ref.round.slots[f"hand{index}"]
+        if len(slot) != len(rnd.hands[seat]):
+            raise Divergence("deal", f"hand sizes {len(slot)} != {len(rnd.hands[seat])}", pair.context())
+        for gh_id, ref_id in zip(rnd.hands[seat], slot, strict=True):
+            ref.round.cards[ref_id].card_value = rnd.values[gh_id]
+            pair.ids[gh_id] = ref_id.hex
+
+
+def ref_input(pair: Pair, seat: int, action: Action) -> None:
+    """Send ``action`` to the reference as its packet handlers would."""
+    ev_ = pair.ref.event
+    if isinstance(action, Ready):
+        ev_("cg:game.dk.ready", seat, type="ready")
+    elif isinstance(action, Throw):
+        ev_("cg:game.dk.throw", seat, type="throw")
+    elif isinstance(action, Answer):
+        yes = "yes" if action.yes else "no"
+        ev_(f"cg:game.dk.{RESERVATION_EVENTS[action.question]}", seat, type=f"{action.question}_{yes}")
+    elif isinstance(action, AnswerSolo):
+        if action.solo is None:
+            ev_("cg:game.dk.reservation_solo", seat, type="solo_no", data={})
+        else:
+            ev_("cg:game.dk.reservation_solo", seat, type="solo_yes", data={"type": action.solo})
+    elif isinstance(action, (PassCards, ReturnCards)):
+        kind = "pass_card" if isinstance(action, PassCards) else "return_card"
+        cards = [pair.ids[c] for c in action.cards]
+        ev_("cg:game.dk.reservation_poverty_pass_card", seat, type=kind, card=cards)
+    elif isinstance(action, PovertyAccept):
+        ev_("cg:game.dk.reservation_poverty_accept", seat, type="poverty_accept")
+    elif isinstance(action, PovertyDecline):
+        ev_("cg:game.dk.reservation_poverty_accept", seat, type="poverty_decline")
+    elif isinstance(action, PovertyReturn):
+        ev_("cg:game.dk.reservation_poverty_accept", seat, type="poverty_return", data={"amount": action.amount})
+    elif isinstance(action, WeddingClarification):
+        ev_(
+            "cg:game.dk.reservation_wedding_clarification_trick",
+            seat,
+            type="wedding_clarification_trick",
+            data={"trick": action.trick},
+        )
+    elif isinstance(action, BlackSowSolo):
+        ev_("cg:game.dk.black_sow_solo", seat, type="black_sow_solo", data={"type": action.solo})
+    elif isinstance(action, PlayCard):
+        ev_("cg:game.dk.play_card", seat, card=pair.ids[action.card])
+    elif isinstance(action, Announce):
+        name = "call_re" if action.kind in ("re", "kontra") else "call_denial"
+        ev_(f"cg:game.dk.{name}", seat, type=action.kind)
+    elif isinstance(action, CallPigs):
+        kind = "superpigs" if action.superpigs else "pigs"
+        ev_(f"cg:game.dk.call_{kind}", seat, type=kind)
+    elif isinstance(action, Vote):
+        ev_(f"cg:game.dk.play.{action.kind}_{'yes' if action.yes else 'no'}", seat)
+    else:
+        raise AssertionError(f"no reference input for {action!r}")
+
+
+RESERVATION_EVENTS = {
+    "reservation": "reservation",
+    "throw": "reservation_throw",
+    "pigs": "reservation_pigs",
+    "superpigs": "reservation_superpigs",
+    "poverty": "reservation_poverty",
+    "wedding": "reservation_wedding",
+}
+
+
+def describe(pair: Pair, action: Action) -> str:
+    if isinstance(action, PlayCard):
+        return f"PlayCard({pair.gh.round.values[action.card]})"
+    if isinstance(action, (PassCards, ReturnCards)):
+        return f"{type(action).__name__}({[pair.gh.round.values[c] for c in action.cards]})"
+    return repr(action)
+
+
+def step(pair: Pair, seat: int, action: Action, *, expect_legal: bool = True) -> list[Event]:
+    """Apply ``action`` to both engines; raise :class:`Divergence` when they disagree."""
+    gh, ref = pair.gh, pair.ref
+    pair.log.append(f"{seat}:{describe(pair, action)}")
+    before = len(ref.sent)
+    gh_events: list[Event] = []
+    gh_refusal: str | None = None
+    try:
+        gh_events = gh.apply(seat, action)
+    except RuleError as error:
+        gh_refusal = error.code or type(error).__name__
+    ref_refusal: str | None = None
+    try:
+        ref_input(pair, seat, action)
+    except Exception as error:  # the reference raises its own error types (and bugs)
+        ref_refusal = f"raised {type(error).__name__}: {error}"[:160]
+    sent = ref.sent[before:]
+    warns = [d["message"] for s, p, d in sent if p == "cg:status.message" and s == seat and d["type"] == "warn"]
+    if ref_refusal is None and warns:
+        ref_refusal = warns[0]
+    if (gh_refusal is None) != (ref_refusal is None):
+        raise Divergence(
+            "acceptance",
+            f"{describe(pair, action)} by {seat}: gamehall {gh_refusal or 'accepts'}, reference {ref_refusal or 'accepts'}",
+            pair.context(),
+        )
+    if gh_refusal is None:
+        compare_step(pair, gh_events, sent)
+    return gh_events
+
+
+def compare_step(pair: Pair, gh_events: list[Event], sent: list[tuple[int, str, dict[str, Any]]]) -> None:
+    gh_questions = [(e.kind, e.target) for e in gh_events if isinstance(e, ev.Asked)]
+    ref_questions: list[tuple[str, int]] = []
+    for _seat, packet, data in sent:
+        if packet == "cg:game.dk.question":
+            q = (data["type"], pair.ref.players.index(pair.ref.players[0].__class__(hex=data["target"])))
+            if not ref_questions or ref_questions[-1] != q:
+                ref_questions.append(q)
+    if gh_questions != ref_questions:
+        raise Divergence("question", f"gamehall asks {gh_questions}, reference asks {ref_questions}", pair.context())
+    gh_tricks = [(e.winner, e.eyes) for e in gh_events if isinstance(e, ev.TrickTaken)]
+    ref_tricks = []
+    for s, packet, data in sent:
+        if packet == "cg:game.dk.scoreboard" and "pip_change" in data and s == 0:
+            winner = pair.ref.players.index(pair.ref.players[0].__class__(hex=data["player"]))
+            ref_tricks.append((winner, data["pip_change"]))
+    if gh_tricks != ref_tricks:
+        raise Divergence("trick", f"gamehall {gh_tricks}, reference {ref_tricks}", pair.context())
+    for e in gh_events:
+        if isinstance(e, ev.RoundEnded):
+            compare_round(pair, e)
+
+
+def compare_round(pair: Pair, end: ev.RoundEnded) -> None:
+    ref = pair.ref
+    if not ref.ended:
+        raise Divergence("round_end", "the reference did not end the round", pair.context())
+    data = ref.ended.pop()
+    rows = ref.game.game_summaries
+    ref_change = rows[-1]["point_change"] if rows else []
+    gh = pair.gh
+    seat_of = {p: i for i, p in enumerate(ref.players)}
+    mine: dict[str, Any] = {
+        "game_type": end.game_type,
+        "winner": end.winner,
+        "eyes": list(end.eyes),
+        "re": sorted(end.re_seats),
+        "extras": [sorted(end.extras[0]), sorted(end.extras[1])],
+        "game_summary": _summary_key(end.reference_summary or end.game_summary),
+        "point_change": list(end.point_change),
+        "points": list(gh.s.points),
+    }
+    ref_points = [ref.game.points[p] for p in ref.players]
+    order = [ref.game.players.index(p) for p in ref.players]
+    theirs: dict[str, Any] = {
+        "game_type": _shown(data["game_type"]),
+        "winner": data["winner"],
+        "eyes": list(data["eyes"]),
+        "re": sorted(seat_of[p] for p in data["re"]),
+        "extras": [sorted(x) for x in data["extras"]] if data["extras"] else [[], []],
+        "game_summary": _summary_key(tuple(data["game_summary"])),
+        "point_change": [ref_change[i] for i in order] if len(ref_change) == 4 else ref_change,
+        "points": ref_points,
+    }
+    if end.game_type in ("throw", "poverty_cancel") or (end.winner is None and not end.re_seats):
+        mine["re"] = theirs["re"] = []  # void rounds: no parties
+    for key in mine:
+        if mine[key] != theirs[key]:
+            ctx = pair.context()
+            ctx["gamehall"], ctx["reference"] = mine, theirs
+            raise Divergence("score", f"{key}: gamehall {mine[key]} reference {theirs[key]}", ctx)
+
+
+def _shown(game_type: str) -> str:
+    return {"silent_wedding": "normal", "ramsch_sw": "ramsch"}.get(game_type, game_type)
+
+
+def _summary_key(codes: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """Codes in order, extras as a sorted multiset (the reference lists a party's extras in
+    the iteration order of a set of player uuids, which is arbitrary)."""
+    head = [c for c in codes if not c.startswith(("p_", "n_"))]
+    tail = sorted(c for c in codes if c.startswith(("p_", "n_")))
+    return head, tail
+
+
+# ---------------------------------------------------------------------------------------------
+# The policy
+# ---------------------------------------------------------------------------------------------
+
+
+def choose(rng: random.Random, pair: Pair) -> Iterator[tuple[int, Action, bool]]:
+    """The next action(s): (seat, action, expected legal)."""
+    gh = pair.gh
+    rnd = gh.round
+    movers = sorted(gh.to_move().seats)
+    if rnd.phase == "end":
+        for seat in range(4):
+            yield seat, Vote("continue", True), True
+        return
+    seat = rng.choice(movers)
+    actions = gh.legal_actions(seat)
+    if rnd.phase == "tricks" and rnd.question is None:
+        cards = [a for a in actions if isinstance(a, PlayCard)]
+        calls = [a for a in actions if isinstance(a, (Announce, CallPigs))]
+        if calls and rng.random() < 0.25:
+            yield seat, rng.choice(calls), True
+            return
+        illegal = [c for c in rnd.hands[seat] if PlayCard(c) not in cards]
+        if illegal and rng.random() < 0.08:
+            yield seat, PlayCard(rng.choice(illegal)), False
+            return
+        yield seat, rng.choice(cards), True
+        return
+    yes = [a for a in actions if isinstance(a, (Answer, Throw)) and getattr(a, "yes", True)]
+    if yes and rng.random() < 0.6:
+        yield seat, rng.choice(yes), True
+        return
+    if isinstance(actions[0], AnswerSolo) and rng.random() < 0.5:
+        yield seat, rng.choice(actions[1:] or actions), True
+        return
+    plain = [a for a in actions if not isinstance(a, Throw)] or actions
+    yield seat, rng.choice(plain), True
+
+
+def play_game(module: Any, seed: int, rounds: int) -> tuple[int, Divergence | None, dict[str, Any]]:
+    """One session; returns (deals that agreed, the divergence or None, its rules)."""
+    rng = random.Random(seed)
+    config = draw_rules(rng)
+    pair, _ = start_pair(module, config, seed)
+    agreed = 0
+    try:
+        for _ in range(4000):
+            rnd = pair.gh.round
+            if rnd.phase == "end":
+                agreed += 1
+                if pair.gh.s.deal_count >= rounds:
+                    return agreed, None, config
+                for seat, action, _legal in list(choose(rng, pair)):
+                    step(pair, seat, action)
+                sync_deal(pair)
+                continue
+            for seat, action, _legal in list(choose(rng, pair)):
+                step(pair, seat, action)
+        raise Divergence("stuck", "no end after 4000 actions", pair.context())
+    except Divergence as divergence:
+        return agreed, divergence, config
+    except Exception as error:  # a crash of either engine is a finding too
+        return agreed, Divergence("crash", f"{type(error).__name__}: {error}"[:200], pair.context()), config
+
+
+# ---------------------------------------------------------------------------------------------
+# Classes of difference
+# ---------------------------------------------------------------------------------------------
+
+
+def classify(d: Divergence) -> str:
+    """A stable name for the kind of difference (the document explains each)."""
+    ctx = d.context
+    gt, detail = ctx.get("game_type"), d.detail
+    return f"{d.kind} [{gt}] {_shape(detail)}"
+
+
+def _shape(detail: str) -> str:
+    """The detail without the varying numbers, so equal causes group together."""
+    out = []
+    for word in detail.split():
+        out.append("#" if any(ch.isdigit() for ch in word) and not word.startswith(("no", "c_", "fc_", "o")) else word)
+    return " ".join(out)[:140]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--reference", type=Path, required=True, help="root of a not-na/cardgame checkout")
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=4, help="deals per game (buck rounds need several)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--examples", type=Path, help="write one example per class (JSON) here")
+    args = parser.parse_args()
+    module = load_reference(args.reference)
+    REF_KEYS.update(module.DoppelkopfGame.GAMERULES)
+    from gamehall.rules.doppelkopf.settings import effective_rules
+
+    DEFAULTS.update(effective_rules({}))
+    started = time.time()
+    classes: collections.Counter[str] = collections.Counter()
+    examples: dict[str, dict[str, Any]] = {}
+    agreed_deals = compared_deals = 0
+    for game in range(args.games):
+        seed = args.seed * 1_000_000 + game
+        agreed, divergence, _config = play_game(module, seed, args.rounds)
+        agreed_deals += agreed
+        compared_deals += agreed + (divergence is not None)
+        if divergence is not None:
+            name = classify(divergence)
+            classes[name] += 1
+            examples.setdefault(name, {"seed": seed, "detail": divergence.detail, **divergence.context})
+    print(f"games {args.games}, deals compared {compared_deals}, deals agreeing {agreed_deals}")
+    print(f"seconds {time.time() - started:.0f}")
+    for name, count in classes.most_common():
+        print(f"{count:6d}  {name}")
+    if args.examples:
+        args.examples.write_text(json.dumps(examples, indent=1, default=str), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
