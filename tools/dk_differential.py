@@ -38,11 +38,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from dk_reference import RefTable, load_reference  # noqa: E402
+from dk_reference import RefTable, load_reference
 
-from gamehall.rules._core import Action, Event, RuleError  # noqa: E402
-from gamehall.rules.doppelkopf import events as ev  # noqa: E402
-from gamehall.rules.doppelkopf.actions import (  # noqa: E402
+from gamehall.rules._core import Action, Event, RuleError
+from gamehall.rules.doppelkopf import events as ev
+from gamehall.rules.doppelkopf.actions import (
     Announce,
     Answer,
     AnswerSolo,
@@ -59,8 +59,8 @@ from gamehall.rules.doppelkopf.actions import (  # noqa: E402
     Vote,
     WeddingClarification,
 )
-from gamehall.rules.doppelkopf.cards import SOLO_ORDER  # noqa: E402
-from gamehall.rules.doppelkopf.engine import DoppelkopfTable  # noqa: E402
+from gamehall.rules.doppelkopf.cards import SOLO_ORDER
+from gamehall.rules.doppelkopf.engine import DoppelkopfTable
 
 ALL_SOLOS = list(SOLO_ORDER)
 
@@ -80,7 +80,10 @@ FEATURES: dict[str, list[dict[str, Any]]] = {
     ],
     "reservations": [
         {},
-        {"throw": "throw", "throw_cases": ["5_9", "5_k", "4_9+4_k", "9_all_c", "k_all_c", "7full", "t<hj", "t<dj"]},
+        {
+            "throw": "throw",
+            "throw_cases": ["5_9", "5_k", "4_9+4_k", "9_all_c", "k_all_c", "7full", "t<hj", "t<dj"],
+        },
         {"throw": "reservation", "throw_cases": ["5_9", "5_k", "7full", "9_all_c", "k_all_c"]},
         {"poverty": "sell"},
         {"poverty": "circulate", "poverty_consequence": "black_sow"},
@@ -92,7 +95,10 @@ FEATURES: dict[str, list[dict[str, Any]]] = {
     ],
     "scoring": [
         {},
-        {"buck_round": "succession", "buck_cause": ["4hearts", "draw", "0points", "re_kontra_lost", "solo_lost"]},
+        {
+            "buck_round": "succession",
+            "buck_cause": ["4hearts", "draw", "0points", "re_kontra_lost", "solo_lost"],
+        },
         {"buck_round": "parallel", "buck_cause": ["draw", "re_kontra_lost", "solo_lost"], "buck_amount": "2"},
         {"repeat_game": True},
         {"re_kontra": "*2"},
@@ -119,7 +125,8 @@ FEATURES: dict[str, list[dict[str, Any]]] = {
     "solos": [
         {},
         {"solos": ALL_SOLOS},
-        {"solos": ALL_SOLOS, "solo_prio": "prio", "solist_begins": True},
+        {"solos": ALL_SOLOS, "solo_prio": "prio"},
+        {"solos": ALL_SOLOS, "solist_begins": True},
         {"solos": ALL_SOLOS, "solo_shift_h10": True},
     ],
 }
@@ -157,6 +164,7 @@ class Pair:
     ref: RefTable
     ids: dict[str, str] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
+    full_log: bool = False
 
     def context(self) -> dict[str, Any]:
         rnd = self.gh.s.round
@@ -166,7 +174,7 @@ class Pair:
             "ref_game_type": getattr(self.ref.round, "game_type", None),
             "round": None if rnd is None else rnd.number,
             "hands": None if rnd is None else [[rnd.values[c] for c in h] for h in rnd.dealt],
-            "log": self.log[-12:],
+            "log": self.log if self.full_log else self.log[-12:],
         }
 
 
@@ -228,7 +236,12 @@ def ref_input(pair: Pair, seat: int, action: Action) -> None:
     elif isinstance(action, PovertyDecline):
         ev_("cg:game.dk.reservation_poverty_accept", seat, type="poverty_decline")
     elif isinstance(action, PovertyReturn):
-        ev_("cg:game.dk.reservation_poverty_accept", seat, type="poverty_return", data={"amount": action.amount})
+        ev_(
+            "cg:game.dk.reservation_poverty_accept",
+            seat,
+            type="poverty_return",
+            data={"amount": action.amount},
+        )
     elif isinstance(action, WeddingClarification):
         ev_(
             "cg:game.dk.reservation_wedding_clarification_trick",
@@ -287,17 +300,27 @@ def step(pair: Pair, seat: int, action: Action, *, expect_legal: bool = True) ->
     except Exception as error:  # the reference raises its own error types (and bugs)
         ref_refusal = f"raised {type(error).__name__}: {error}"[:160]
     sent = ref.sent[before:]
-    warns = [d["message"] for s, p, d in sent if p == "cg:status.message" and s == seat and d["type"] == "warn"]
+    warns = [
+        d["message"] for s, p, d in sent if p == "cg:status.message" and s == seat and d["type"] == "warn"
+    ]
     if ref_refusal is None and warns:
         ref_refusal = warns[0]
     if (gh_refusal is None) != (ref_refusal is None):
         raise Divergence(
             "acceptance",
-            f"{describe(pair, action)} by {seat}: gamehall {gh_refusal or 'accepts'}, reference {ref_refusal or 'accepts'}",
+            f"{describe(pair, action)} by {seat}: gamehall {gh_refusal or 'accepts'}, "
+            f"reference {ref_refusal or 'accepts'}",
             pair.context(),
         )
     if gh_refusal is None:
+        for e in gh_events:
+            if isinstance(e, ev.TrickTaken):
+                pair.log.append(
+                    f"  trick {e.trick} -> {e.winner} ({e.eyes}) {[gh.round.values[c] for c in e.cards]}"
+                )
         compare_step(pair, gh_events, sent)
+    elif pair.log:
+        pair.log[-1] += f"  [refused: {gh_refusal}]"
     return gh_events
 
 
@@ -310,7 +333,9 @@ def compare_step(pair: Pair, gh_events: list[Event], sent: list[tuple[int, str, 
             if not ref_questions or ref_questions[-1] != q:
                 ref_questions.append(q)
     if gh_questions != ref_questions:
-        raise Divergence("question", f"gamehall asks {gh_questions}, reference asks {ref_questions}", pair.context())
+        raise Divergence(
+            "question", f"gamehall asks {gh_questions}, reference asks {ref_questions}", pair.context()
+        )
     gh_tricks = [(e.winner, e.eyes) for e in gh_events if isinstance(e, ev.TrickTaken)]
     ref_tricks = []
     for s, packet, data in sent:
@@ -355,6 +380,11 @@ def compare_round(pair: Pair, end: ev.RoundEnded) -> None:
         "point_change": [ref_change[i] for i in order] if len(ref_change) == 4 else ref_change,
         "points": ref_points,
     }
+    buck = (gh.s.buck.queue, dict(gh.s.buck.counters))
+    mine["buck"] = buck[0] if gh.s.buck.mode == "succession" else sorted(n for n in buck[1].values() if n)
+    theirs["buck"] = (
+        sum(ref.game.buckrounds) if gh.s.buck.mode == "succession" else sorted(ref.game.buckrounds)
+    )
     if end.game_type in ("throw", "poverty_cancel") or (end.winner is None and not end.re_seats):
         mine["re"] = theirs["re"] = []  # void rounds: no parties
     for key in mine:
@@ -405,21 +435,25 @@ def choose(rng: random.Random, pair: Pair) -> Iterator[tuple[int, Action, bool]]
         yield seat, rng.choice(cards), True
         return
     yes = [a for a in actions if isinstance(a, (Answer, Throw)) and getattr(a, "yes", True)]
-    if yes and rng.random() < 0.6:
+    eager = 0.25 if rnd.question is not None and rnd.question.kind == "reservation" else 0.6
+    if yes and rng.random() < eager:
         yield seat, rng.choice(yes), True
         return
-    if isinstance(actions[0], AnswerSolo) and rng.random() < 0.5:
+    if isinstance(actions[0], AnswerSolo) and rng.random() < 0.4:
         yield seat, rng.choice(actions[1:] or actions), True
         return
     plain = [a for a in actions if not isinstance(a, Throw)] or actions
     yield seat, rng.choice(plain), True
 
 
-def play_game(module: Any, seed: int, rounds: int) -> tuple[int, Divergence | None, dict[str, Any]]:
+def play_game(
+    module: Any, seed: int, rounds: int, *, full_log: bool = False
+) -> tuple[int, Divergence | None, dict[str, Any]]:
     """One session; returns (deals that agreed, the divergence or None, its rules)."""
     rng = random.Random(seed)
     config = draw_rules(rng)
     pair, _ = start_pair(module, config, seed)
+    pair.full_log = full_log
     agreed = 0
     try:
         for _ in range(4000):
@@ -442,6 +476,77 @@ def play_game(module: Any, seed: int, rounds: int) -> tuple[int, Divergence | No
 
 
 # ---------------------------------------------------------------------------------------------
+# The card tables of both engines, compared directly
+# ---------------------------------------------------------------------------------------------
+
+TABLE_GAMES = (
+    "normal",
+    "wedding",
+    "silent_wedding",
+    "poverty",
+    "black_sow",
+    "ramsch",
+    "ramsch_sw",
+    *SOLO_ORDER,
+)
+SUIT_NAMES = {"c": "clubs", "s": "spades", "h": "hearts", "d": "diamonds"}
+
+
+def card_tables(module: Any) -> dict[tuple[str, str], list[str]]:
+    """For every game type and card rule set: where the reference classes a card (trump or
+    suit) or orders the trumps differently from gamehall. Keys ``(game type, rules)``."""
+    from gamehall.rules.doppelkopf.cards import deck_values, ranking_for
+
+    found: dict[tuple[str, str], list[str]] = {}
+    variants = [
+        {"heart10": True, "solo_shift_h10": False},
+        {"heart10": True, "solo_shift_h10": True},
+        {"heart10": False, "solo_shift_h10": False},
+    ]
+    for rules in variants:
+        ref = RefTable(module, {f"dk.{k}": v for k, v in rules.items()})
+        ref.game.start()
+        ref.drain()
+        rnd = ref.round
+        values = sorted(set(deck_values("with_all", "None")))
+        by_value = {}
+        for card in list(rnd.cards.values()):
+            by_value.setdefault(card.card_value, card)
+        for game in TABLE_GAMES:
+            rnd.game_type = game
+            ranking = ranking_for(
+                game, heart10=rules["heart10"], shift_h10=rules["solo_shift_h10"], joker="None"
+            )
+            problems: list[str] = []
+            trumps_ref, trumps_gh = [], []
+            for value in values:
+                card = by_value[value]
+                rnd.current_trick = [(ref.players[0], card.card_id)]
+                try:
+                    colour = rnd.get_card_color(card)
+                    key = rnd.get_card_sort_key(card) if colour == "trump" else None
+                except Exception as error:
+                    problems.append(f"{value}: reference raises {type(error).__name__}")
+                    continue
+                mine = "trump" if ranking.is_trump(value) else SUIT_NAMES[value[0]]
+                if colour != mine:
+                    problems.append(f"{value} is {colour} (gamehall: {mine})")
+                if colour == "trump" == mine:
+                    trumps_ref.append((key, value))
+                    trumps_gh.append((ranking.strength(value), value))
+            order_ref = [v for _k, v in sorted(trumps_ref, key=lambda kv: (-kv[0], kv[1]))]
+            order_gh = [v for _k, v in sorted(trumps_gh, key=lambda kv: (-kv[0], kv[1]))]
+            ties = sorted({v for k, v in trumps_ref if [kk for kk, _ in trumps_ref].count(k) > 1})
+            if order_ref != order_gh:
+                problems.append(f"trump order {order_ref} (gamehall: {order_gh})")
+            if ties:
+                problems.append(f"equal reference keys for different trumps: {ties}")
+            if problems:
+                found[(game, ",".join(f"{k}={v}" for k, v in rules.items()))] = problems
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
 # Classes of difference
 # ---------------------------------------------------------------------------------------------
 
@@ -457,23 +562,45 @@ def _shape(detail: str) -> str:
     """The detail without the varying numbers, so equal causes group together."""
     out = []
     for word in detail.split():
-        out.append("#" if any(ch.isdigit() for ch in word) and not word.startswith(("no", "c_", "fc_", "o")) else word)
+        out.append(
+            "#"
+            if any(ch.isdigit() for ch in word) and not word.startswith(("no", "c_", "fc_", "o"))
+            else word
+        )
     return " ".join(out)[:140]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--reference", type=Path, required=True, help="root of a not-na/cardgame checkout")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=4, help="deals per game (buck rounds need several)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--examples", type=Path, help="write one example per class (JSON) here")
+    parser.add_argument("--tables", action="store_true", help="compare the card tables of both engines")
+    parser.add_argument("--show", type=int, help="replay the game of this seed and print its full log")
     args = parser.parse_args()
     module = load_reference(args.reference)
     REF_KEYS.update(module.DoppelkopfGame.GAMERULES)
     from gamehall.rules.doppelkopf.settings import effective_rules
 
     DEFAULTS.update(effective_rules({}))
+    if args.tables:
+        for (game, rules), problems in card_tables(module).items():
+            print(f"{game} [{rules}]")
+            for problem in problems:
+                print(f"    {problem}")
+        return
+    if args.show is not None:
+        agreed, divergence, config = play_game(module, args.show, args.rounds, full_log=True)
+        print(json.dumps(config), agreed)
+        if divergence is not None:
+            print(divergence.detail)
+            print(json.dumps({k: v for k, v in divergence.context.items() if k != "log"}, default=str))
+            print("\n".join(divergence.context["log"]))
+        return
     started = time.time()
     classes: collections.Counter[str] = collections.Counter()
     examples: dict[str, dict[str, Any]] = {}

@@ -98,7 +98,9 @@ class RefTable:
 
     # -- the cg.CardGame side ------------------------------------------------------------------
 
-    def add_event_listener(self, event: str, func: Callable[..., None], flags: int = 0, group: Any = None) -> None:
+    def add_event_listener(
+        self, event: str, func: Callable[..., None], flags: int = 0, group: Any = None
+    ) -> None:
         self.handlers.setdefault(event, []).append((func, group))
 
     def del_group(self, group: Any) -> None:

@@ -226,3 +226,19 @@ def test_reference_summary_of_a_null_solo_lists_the_calls_last() -> None:
     score = score_round(facts)
     assert score.summary == ("kontra_win", "re", "o30", "o60", "o90")
     assert score.reference_summary == ("kontra_win", "o90", "re")
+
+
+# -- found by the differential run ----------------------------------------------------------------
+
+
+def test_heart10_tie_rule_only_for_the_card_in_the_heart10_role() -> None:
+    # In a pure spades solo the ♥10 is a plain heart: of two, the first played wins.
+    from gamehall.rules.doppelkopf.cards import ranking_for
+    from gamehall.rules.doppelkopf.tricks import TieRules, trick_winner
+
+    values = {"a": "h10", "b": "h10", "c": "h9", "d": "c9"}
+    ties = TieRules("second", "second", "first")
+    pure = ranking_for("solo_pure_spades", heart10=True, shift_h10=False, joker="None")
+    assert trick_winner(["a", "b", "c", "d"], values, pure, last_trick=False, ties=ties) == 0
+    normal = ranking_for("normal", heart10=True, shift_h10=False, joker="None")
+    assert trick_winner(["a", "b", "c", "d"], values, normal, last_trick=False, ties=ties) == 1
