@@ -242,3 +242,17 @@ def test_heart10_tie_rule_only_for_the_card_in_the_heart10_role() -> None:
     assert trick_winner(["a", "b", "c", "d"], values, pure, last_trick=False, ties=ties) == 0
     normal = ranking_for("normal", heart10=True, shift_h10=False, joker="None")
     assert trick_winner(["a", "b", "c", "d"], values, normal, last_trick=False, ties=ties) == 1
+
+
+def test_a_pig_caught_by_superpigs_is_a_fox() -> None:
+    from gamehall.rules.doppelkopf.actions import CallPigs
+
+    table, _ = full_table({"pigs": "two_on_play", "superpigs": "on_play"})
+    rig(table, [["da", "da", "cq"], ["d9", "d9", "c9"], ["cq", "h9", "h9"], ["dk", "sk", "sk"]])
+    all_healthy(table)
+    table.apply(0, CallPigs())
+    play_tricks(table, [["da"]])
+    table.apply(1, CallPigs(superpigs=True))
+    result = ended(play_out(table))
+    assert table.round.tricks[0].winner == 1  # the superpig beats the pig
+    assert result.extras == ((), ("fox",))  # Kontra caught Re's ♦A although it was a pig
