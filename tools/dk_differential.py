@@ -705,7 +705,7 @@ CLASSES: list[tuple[str, str, Any]] = [
         "(the reference: a counter per event, re_kontra_lost per party, 4hearts per trick and only "
         "in some game types, 0points only for Re)",
         OURS,
-        lambda d: d.kind == "score" and d.detail.startswith("buck") or _only_buck_differs(d),
+        lambda d: (d.kind == "score" and d.detail.startswith("buck")) or _only_buck_differs(d),
     ),
 ]
 

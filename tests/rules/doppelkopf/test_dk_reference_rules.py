@@ -255,4 +255,4 @@ def test_a_pig_caught_by_superpigs_is_a_fox() -> None:
     table.apply(1, CallPigs(superpigs=True))
     result = ended(play_out(table))
     assert table.round.tricks[0].winner == 1  # the superpig beats the pig
-    assert result.extras == ((), ("fox",))  # Kontra caught Re's ♦A although it was a pig
+    assert result.extras == ((), ("fox", "fox"))  # both of Re's ♦A caught, although pigs
