@@ -63,7 +63,7 @@ from gamehall.rules.doppelkopf.actions import (
     Vote,
     WeddingClarification,
 )
-from gamehall.rules.doppelkopf.cards import deal, tricks_per_round
+from gamehall.rules.doppelkopf.cards import card_id_key, deal, tricks_per_round
 from gamehall.rules.doppelkopf.complaints import Judgement
 from gamehall.rules.doppelkopf.defaults import default_action, legal_actions
 from gamehall.rules.doppelkopf.events import (
@@ -250,7 +250,13 @@ class DoppelkopfTable:
         s.deal_count += 1
         s.votes = {}
         player_list = [(next_number - 1 + i) % 4 for i in range(4)]
-        dealt = deal(Rng(s.seed * 1_000_003 + s.deal_count), str(rules["without9"]), str(rules["joker"]))
+        dealt = deal(
+            Rng(s.seed * 1_000_003 + s.deal_count),
+            str(rules["without9"]),
+            str(rules["joker"]),
+            id_key=card_id_key(s.seed),
+            deal_no=s.deal_count,
+        )
         hands: list[list[str]] = [[], [], [], []]
         for index, seat in enumerate(player_list):
             hands[seat] = list(dealt.hands[index])
