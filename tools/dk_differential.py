@@ -185,6 +185,8 @@ class Pair:
             else [rnd.values[c] for c in rnd.tricks[-1].cards if c],
             "offers": [] if rnd is None else [o.solo for o in rnd.solo_offers],
             "log": self.log if self.full_log else self.log[-12:],
+            "seen": sorted({line.split(":", 1)[1].split("(")[0] for line in self.log if ":" in line[:3]}),
+            "wedding": any("wedding', yes=True" in line for line in self.log),
         }
 
 
@@ -593,7 +595,9 @@ def _acting_hand(d: Divergence) -> list[str]:
 
 def _extras_twice(d: Divergence) -> bool:
     mine, theirs = d.context.get("gamehall"), d.context.get("reference")
-    if not mine or mine["winner"] is not None or mine["game_summary"][0] != theirs["game_summary"][0]:
+    if not d.detail.startswith("game_summary") or not mine or mine["winner"] is not None:
+        return False
+    if mine["game_summary"][0] != theirs["game_summary"][0] or not mine["game_summary"][1]:
         return False
     flipped = [("n_" if c.startswith("p_") else "p_") + c[2:] for c in mine["game_summary"][1]]
     return sorted(mine["game_summary"][1] + flipped) == theirs["game_summary"][1]
@@ -653,15 +657,48 @@ CLASSES: list[tuple[str, str, Any]] = [
     ),
     (
         "a wedding that turns into a diamonds solo empties the Kontra party (parties['kontra'] is "
-        "the cleared 'none' set)",
+        "the cleared 'none' set): kontra is refused, Kontra's eyes and points are lost",
         REFERENCE,
         lambda d: (
             d.context.get("ref_game_type") == "solo_diamonds"
+            and d.context["wedding"]
             and (
                 "kontra party" in d.detail
-                or (d.kind == "score" and "re:" in d.detail)
-                or d.context.get("wedding")
+                or (d.kind == "score" and len(d.context["reference"]["point_change"]) != 4)
             )
+        ),
+    ),
+    (
+        "jane is only looked at inside charlie_broken, which its requirement excludes, so it is "
+        "never scored (note §9.13)",
+        REFERENCE,
+        lambda d: (
+            d.kind == "score"
+            and d.detail.startswith("extras")
+            and sum(x.count("jane") for x in d.context["gamehall"]["extras"])
+            > sum(x.count("jane") for x in d.context["reference"]["extras"])
+        ),
+    ),
+    (
+        "superpigs in a 40- or 44-card deck: the reference looks for the trump-suit 9 at "
+        "reservation time (note §9.9; the superpig is the K there)",
+        REFERENCE,
+        lambda d: "superpigs" in d.detail and d.context["rules"].get("without9", "with_all") != "with_all",
+    ),
+    (
+        "black sow: re/kontra deadlines count from the trick in which the solo was named (the "
+        "parties were unknown before); the reference counts from trick 1",
+        OURS,
+        lambda d: "re_too_late" in d.detail and "BlackSowSolo" in d.context["seen"],
+    ),
+    (
+        "circulate_duty: the last candidate is still asked poverty_accept (only accepting is "
+        "legal); the reference accepts for them without asking",
+        OURS,
+        lambda d: (
+            d.kind == "question"
+            and "poverty_accept" in d.detail
+            and d.context["rules"].get("poverty") == "circulate_duty"
         ),
     ),
     (
