@@ -168,6 +168,10 @@ class Pair:
     log: list[str] = field(default_factory=list)
     full_log: bool = False
     soft: list[Divergence] = field(default_factory=list)
+    rng: random.Random = field(default_factory=random.Random)
+    ignore_points: bool = False
+    """Set once a buck-round difference (a decision of ours) has been noted: the points part
+    from then on, everything else is still compared."""
 
     def context(self) -> dict[str, Any]:
         rnd = self.gh.s.round
@@ -199,15 +203,39 @@ def start_pair(module: Any, config: dict[str, Any], seed: int) -> tuple[Pair, li
     for name in "ABCD":
         events += gh.seat_join(name)[1]
     ref = RefTable(module, ref_rules(gh))
-    pair = Pair(gh, ref)
+    pair = Pair(gh, ref, rng=random.Random(seed ^ 0x5EED))
     ref.game.start()
     ref.drain()
     sync_deal(pair)
     return pair, events
 
 
+def rig_poverty(pair: Pair) -> None:
+    """In half the deals of a poverty table, make one seat poor (at most 3 trumps) by swapping
+    its trumps with other seats' plain cards, before anyone acts: a poverty hand is otherwise
+    rare, and poverty, its consequences (black sow, ramsch, redeal) need comparing too."""
+    gh, rng = pair.gh, pair.rng
+    if gh.rules["poverty"] == "None" or rng.random() < 0.5:
+        return
+    rnd = gh.round
+    ranking = gh.referee().ranking()
+    poor = rng.randrange(4)
+    target = rng.randint(1, 3)
+    hand = rnd.hands[poor]
+    trumps = [c for c in hand if ranking.is_trump(rnd.values[c])]
+    others = [
+        (s, c) for s in range(4) if s != poor for c in rnd.hands[s] if not ranking.is_trump(rnd.values[c])
+    ]
+    rng.shuffle(others)
+    for card, (seat, plain) in zip(trumps[target:], others, strict=False):
+        i, j = hand.index(card), rnd.hands[seat].index(plain)
+        hand[i], rnd.hands[seat][j] = plain, card
+    rnd.dealt = [list(h) for h in rnd.hands]
+
+
 def sync_deal(pair: Pair) -> None:
     """Deal the reference's round and give its hands gamehall's cards (same player order)."""
+    rig_poverty(pair)
     ref, rnd = pair.ref, pair.gh.round
     for seat in range(4):
         ref.event("cg:game.dk.ready_to_deal", seat)
@@ -406,6 +434,20 @@ def compare_round(pair: Pair, end: ev.RoundEnded) -> None:
         if _extras_twice(soft):  # a listing difference only: note it, play on
             pair.soft.append(soft)
             theirs["game_summary"] = mine["game_summary"]
+    if pair.ignore_points:
+        for key in ("point_change", "points", "buck"):
+            mine.pop(key)
+            theirs.pop(key)
+    elif mine["buck"] != theirs["buck"] or mine["points"] != theirs["points"]:
+        soft = Divergence(
+            "score", "buck", {**pair.context(), "gamehall": dict(mine), "reference": dict(theirs)}
+        )
+        if _only_buck_differs(soft):  # a decision of ours: note it, compare the rest from here on
+            pair.soft.append(soft)
+            pair.ignore_points = True
+            for key in ("point_change", "points", "buck"):
+                mine.pop(key)
+                theirs.pop(key)
     for key in mine:
         if mine[key] != theirs[key]:
             ctx = pair.context()
@@ -605,6 +647,13 @@ def _extras_twice(d: Divergence) -> bool:
 
 CLASSES: list[tuple[str, str, Any]] = [
     (
+        "buck rounds: one counter per cause, each cause once per round, 4hearts in every game type "
+        "(the reference: a counter per event, re_kontra_lost per party, 4hearts per trick and only "
+        "in some game types, 0points only for Re)",
+        OURS,
+        lambda d: (d.kind == "score" and d.detail.startswith("buck")) or _only_buck_differs(d),
+    ),
+    (
         "no-win rounds list every extra twice in game_summary (as p_ and n_); vanilla clients get each once",
         REFERENCE,
         _extras_twice,
@@ -636,14 +685,18 @@ CLASSES: list[tuple[str, str, Any]] = [
         ),
     ),
     (
-        "the poverty's passed cards must include the ♥10 even when dk.heart10 is off, and the "
-        "joker does not count as a trump (note §9.12)",
+        "poverty: the passed cards must include the ♥10 even when dk.heart10 is off, and the joker "
+        "is no trump, both for the passed cards and for the returned amount (note §9.12)",
         REFERENCE,
         lambda d: (
-            "invalid_poverty_cards" in d.detail
+            ("invalid_poverty_cards" in d.detail or "invalid_return_amount" in d.detail)
             and (
-                ("h10" in _acting_hand(d) and not d.context["rules"].get("heart10", True))
-                or "j0" in _acting_hand(d)
+                "j0" in _acting_hand(d)
+                or any("'j0'" in line for line in d.context["log"][-3:])
+                or (
+                    not d.context["rules"].get("heart10", True)
+                    and ("h10" in _acting_hand(d) or any("'h10'" in line for line in d.context["log"][-3:]))
+                )
             )
         ),
     ),
@@ -736,13 +789,6 @@ CLASSES: list[tuple[str, str, Any]] = [
         "player_list[0]",
         REFERENCE,
         lambda d: d.kind == "question" and "pigs" in d.detail and d.context.get("round") is not None,
-    ),
-    (
-        "buck rounds: one counter per cause, each cause once per round, 4hearts in every game type "
-        "(the reference: a counter per event, re_kontra_lost per party, 4hearts per trick and only "
-        "in some game types, 0points only for Re)",
-        OURS,
-        lambda d: (d.kind == "score" and d.detail.startswith("buck")) or _only_buck_differs(d),
     ),
 ]
 
