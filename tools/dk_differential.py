@@ -188,6 +188,7 @@ class Pair:
             if rnd is None or not rnd.tricks
             else [rnd.values[c] for c in rnd.tricks[-1].cards if c],
             "offers": [] if rnd is None else [o.solo for o in rnd.solo_offers],
+            "tricks_total": None if rnd is None else rnd.tricks_total,
             "log": self.log if self.full_log else self.log[-12:],
             "seen": sorted({line.split(":", 1)[1].split("(")[0] for line in self.log if ":" in line[:3]}),
             "wedding": any("wedding', yes=True" in line for line in self.log),
@@ -743,6 +744,19 @@ CLASSES: list[tuple[str, str, Any]] = [
         "parties were unknown before); the reference counts from trick 1",
         OURS,
         lambda d: "re_too_late" in d.detail and "BlackSowSolo" in d.context["seen"],
+    ),
+    (
+        "black sow whose second ♠Q falls in the last trick: gamehall still asks for the solo, so the "
+        "deal has parties to score; the reference asks nothing and scores all four as Kontra",
+        OURS,
+        lambda d: (
+            d.kind == "question"
+            and "black_sow_solo" in d.detail
+            and any(
+                line.startswith("  trick") and f"trick {d.context['tricks_total']} " in line
+                for line in d.context["log"][-2:]
+            )
+        ),
     ),
     (
         "circulate_duty: the last candidate is still asked poverty_accept (only accepting is "
