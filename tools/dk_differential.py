@@ -526,6 +526,10 @@ def play_game(
             if rnd.phase == "end":
                 agreed += 1
                 COVERAGE[rnd.void_type or rnd.game_type] += 1
+                if rnd.black_sow_chooser is not None:
+                    COVERAGE["(black sow, then that solo)"] += 1
+                if rnd.poverty is not None and rnd.game_type in ("ramsch", "ramsch_sw"):
+                    COVERAGE["(poverty nobody took, then ramsch)"] += 1
                 if pair.gh.s.deal_count >= rounds:
                     return agreed, None, config
                 for seat, action, _legal in list(choose(rng, pair)):
