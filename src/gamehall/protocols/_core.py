@@ -195,12 +195,36 @@ class RoomInfo:
     extra: Mapping[str, JSON] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class HeldSeat:
+    """A seat a user holds in a running room (:meth:`Session.held_seats`). ``away`` is true
+    while the seat is held for its grace (no connection plays it)."""
+
+    room_id: str
+    game: str
+    seat: Seat
+    away: bool
+    created_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Retaken:
+    """A held seat taken back (:meth:`Session.retake`). The seat's resync reached the
+    session's listener as the room's deliveries after ``since``."""
+
+    room: RoomPort
+    seat: Seat
+    since: int
+
+
 class HallError(Exception):
     """A lobby request the hall refuses. ``code`` is stable; protocols pick their wording.
 
-    Codes: ``name_invalid``, ``name_in_use``, ``no_such_room``, ``no_such_user``,
+    Codes: ``name_invalid``, ``title_invalid``, ``chat_invalid`` (the text rule,
+    :mod:`gamehall.protocols._text`), ``name_in_use``, ``no_such_room``, ``no_such_user``,
     ``wrong_password``, ``room_full``, ``game_in_progress``, ``not_in_room``,
-    ``already_in_room``, ``not_operator``, ``no_open_room``, ``config`` (bad settings),
+    ``already_in_room``, ``seat_taken_over`` (a bot took the held seat over),
+    ``not_operator``, ``no_open_room``, ``config`` (bad settings),
     ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``.
     """
 
@@ -307,13 +331,22 @@ class Session(Protocol):
         """Give the seat up (or stop watching) now, without a grace."""
         ...
 
-    def start(self, room_id: str) -> None: ...
+    def start(self, room_id: str) -> None:
+        """Start the room's game early. The room's operator only (``not_operator``)."""
+        ...
 
     def act(self, room_id: str, action: Action) -> None: ...
 
     def rename(self, room_id: str, new_name: str) -> None: ...
 
-    def kick(self, room_id: str, seat: Seat) -> None: ...
+    def kick(self, room_id: str, seat: Seat) -> None:
+        """Release another member's seat. The room's operator only (``not_operator``)."""
+        ...
+
+    def add_bots(self, room_id: str, count: int, policy: str = "random") -> list[str]:
+        """Seat the hall's bots. The room's operator only (``not_operator``); see
+        :meth:`HallPort.add_bots` for the protocols whose note lets any member invite one."""
+        ...
 
     def chat(self, room_id: str, text: str) -> None: ...
 
@@ -330,6 +363,20 @@ class Session(Protocol):
         ...
 
     def my_rooms(self) -> list[str]: ...
+
+    def held_seats(self, game: str | None = None) -> list[HeldSeat]:
+        """The seats this user holds in running rooms (of ``game`` if given), oldest first.
+        A protocol asks this right after login to find the game to return its player to."""
+        ...
+
+    def retake(self, room_id: str) -> Retaken:
+        """Take the held seat in ``room_id`` back on this connection; the seat's resync
+        events are delivered to the listener before this returns.
+
+        Raises:
+            HallError: ``no_such_room``, or ``not_in_room`` when no seat is held there.
+        """
+        ...
 
     def logout(self, *, dropped: bool) -> None:
         """End the session. ``dropped=True`` (connection lost) holds seats of started games for

@@ -37,7 +37,7 @@ from typing import Any
 
 from aiohttp import web
 
-from gamehall.bots.hall_bots import add_bots
+from gamehall.bots.hall_bots import add_bots, drive_seat
 from gamehall.config import ServerConfig
 from gamehall.games import GAMES, game_types
 from gamehall.hall import Hall
@@ -134,12 +134,13 @@ class Server:
         self._store = self._given_store if self._given_store is not None else SqliteStore(config.db)
         clock = LoopClock()
         hall = Hall(
-            games=game_types(deck_dirs=config.deck_dirs),
+            games=game_types(deck_dirs=config.deck_dirs, words_dirs=config.words_dirs),
             store=self._store,
             clock=clock,
             defaults=config.room_defaults,
             tournament=config.tournament,
             bot_seater=add_bots,
+            bot_driver=drive_seat,
         )
         self._hall = hall
         restored = hall.restore()
