@@ -126,7 +126,7 @@ def _translator(conn: CgDialogue) -> GameTranslator:
         def uuid_of(s: Seat) -> str:
             return directory.uuid_for_name(names[s]) if 0 <= s < len(names) else ""
 
-        conn.translator = GameTranslator(seat, uuid_of)
+        conn.translator = GameTranslator(seat, uuid_of, vanilla=conn.flavor == "vanilla")
     return conn.translator
 
 
@@ -146,7 +146,7 @@ def game_start_packet(conn: CgDialogue) -> Packet:
             "game_type": GAME,
             "game_id": game_id_of(conn.room_id or ""),
             "player_list": [translator.uuid_of(s) for s in range(4)],
-            "game_summaries": summaries(view),
+            "game_summaries": summaries(view, vanilla=conn.flavor == "vanilla"),
             "gamerules": gamerules.for_flavor(gamerules.wire_rules(view["rules"]), conn.flavor),
         },
     )
