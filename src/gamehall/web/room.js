@@ -60,7 +60,7 @@ function fillHeader(app, room) {
         roomLink(room.id),
         room.seat === null && !room.ended ? h("span", { class: "badge", testid: "spectating", text: t("watching") }) : null),
       h("div", { class: "controls" },
-        waiting ? h("button", { type: "button", class: "primary", testid: "start-game", onclick: () => run({ t: "start" }), text: t("Start game") }) : null,
+        waiting && operator ? h("button", { type: "button", class: "primary", testid: "start-game", onclick: () => run({ t: "start" }), text: t("Start game") }) : null,
         waiting && operator && freeSeats > 0 ? h("button", { type: "button", testid: "add-bot", onclick: () => run({ t: "bots", count: 1 }), text: t("Add a bot") }) : null,
         waiting && operator && freeSeats > 1 ? h("button", { type: "button", testid: "fill-bots", onclick: () => run({ t: "bots", count: freeSeats }), text: t("Fill {n} seats with bots", { n: freeSeats }) }) : null,
         room.ended
