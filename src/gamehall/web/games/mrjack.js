@@ -89,26 +89,26 @@ export function onEvent(app, room, ev) {
     case "FarbeAktiv": case "AktionAkzeptiert": st.chosen = []; st.accuse = null; break;
     case "KoordinateAkzeptiert": st.chosen.push(ev.koordinate); break;
     case "EndeSpielzug": st.chosen = []; st.resetRecent = true; break;
-    case "BeginnRunde": log(`Round ${ev.runde} begins.`); break;
+    case "BeginnRunde": log(tr("Round {n} begins.", { n: ev.runde })); break;
     case "Auswahl": {
       const before = st.auswahl;
       st.auswahl = ev.karten;
       if (before && before.length === ev.karten.length) {
         ev.karten.forEach(([colour, free], i) => {
-          if (!free && before[i][0] === colour && before[i][1]) log(`${who(colour)} was played.`);
+          if (!free && before[i][0] === colour && before[i][1]) log(tr("{who} was played.", { who: who(colour) }));
         });
       }
       break;
     }
-    case "UpdateFigur": changed(ev.koordinate); log(`${who(ev.farbe)} → ${ev.koordinate}.`); break;
-    case "UpdateArt": changed(ev.koordinate); log(`${ev.koordinate} is now ${TILE_WORDS[ev.art] || ev.art}.`); break;
-    case "UpdateSchiff": changed(ev.von, ev.nach); log(`A steamer sailed ${ev.von} → ${ev.nach}.`); break;
-    case "UpdateAbsp": changed(ev.alt1, ev.alt2, ev.neu1, ev.neu2); log(`Investigation tile ${ev.alt1}+${ev.alt2} → ${ev.neu1}+${ev.neu2}.`); break;
-    case "UpdateSpion": changed(ev.koordinate); log(`The informant moved to ${ev.koordinate}.`); break;
-    case "UpdateAlibi": log(`The informant showed you an alibi: ${who(ev.farbe)} is innocent.`); break;
-    case "Sichtbar": log(ev.sichtbar ? "The witness saw Mr. Jack." : "The witness did not see Mr. Jack."); break;
-    case "UpdateVerdacht": log(ev.verdaechtig ? `${who(ev.farbe)} is a suspect again.` : `${who(ev.farbe)} is cleared.`); break;
-    case "EndeSpiel": log(`Game over: Mr. Jack was ${who(ev.farbe)}.`); break;
+    case "UpdateFigur": changed(ev.koordinate); log(tr("{who} → {hex}.", { who: who(ev.farbe), hex: ev.koordinate })); break;
+    case "UpdateArt": changed(ev.koordinate); log(tr("{hex} is now {tile}.", { hex: ev.koordinate, tile: TILE_WORDS[ev.art] ? tr(TILE_WORDS[ev.art]) : ev.art })); break;
+    case "UpdateSchiff": changed(ev.von, ev.nach); log(tr("A steamer sailed {from} → {to}.", { from: ev.von, to: ev.nach })); break;
+    case "UpdateAbsp": changed(ev.alt1, ev.alt2, ev.neu1, ev.neu2); log(tr("Investigation tile {a}+{b} → {c}+{d}.", { a: ev.alt1, b: ev.alt2, c: ev.neu1, d: ev.neu2 })); break;
+    case "UpdateSpion": changed(ev.koordinate); log(tr("The informant moved to {hex}.", { hex: ev.koordinate })); break;
+    case "UpdateAlibi": log(tr("The informant showed you an alibi: {who} is innocent.", { who: who(ev.farbe) })); break;
+    case "Sichtbar": log(ev.sichtbar ? tr("The witness saw Mr. Jack.") : tr("The witness did not see Mr. Jack.")); break;
+    case "UpdateVerdacht": log(ev.verdaechtig ? tr("{who} is a suspect again.", { who: who(ev.farbe) }) : tr("{who} is cleared.", { who: who(ev.farbe) })); break;
+    case "EndeSpiel": log(tr("Game over: Mr. Jack was {who}.", { who: who(ev.farbe) })); break;
     default: break;
   }
 }
@@ -155,7 +155,7 @@ function roleOf(v, seat) {
 
 function nameOfRole(v, role) {
   const entry = v.seats.find((x) => x.role === role);
-  return entry ? entry.name : ROLE_WORDS[role];
+  return entry ? entry.name : tr(ROLE_WORDS[role]);
 }
 
 function activeName(v) {
@@ -165,7 +165,7 @@ function activeName(v) {
 function statusLine(ctx, v, st, myTurn) {
   let text;
   const mover = v.to_move === null ? null : v.seats.find((x) => x.seat === v.to_move);
-  const moverText = mover ? `${mover.name} (${ROLE_WORDS[mover.role]})` : "";
+  const moverText = mover ? `${mover.name} (${tr(ROLE_WORDS[mover.role])})` : "";
   switch (v.phase) {
     case "lobby": text = tr("Waiting for an opponent: the game starts when both roles are taken."); break;
     case "aktiv": text = myTurn ? tr("Your turn: choose one of the character cards (or click its character on the board).") : tr("{who} is choosing a character.", { who: moverText }); break;
@@ -189,51 +189,51 @@ function stepPrompt(v, st) {
   const key = v.characters[v.active];
   const step = st.chosen.length;
   if (v.part === "bewegen") {
-    if (step >= 1) return "The informant showed you an alibi card: now move the informant to an empty street.";
-    const detective = v.you === "detektiv" ? " Moving onto another character accuses it." : "";
-    return `Move ${activeName(v)}: click a highlighted hex (1 to 3 steps; a metro ride or a ferry counts as one).${detective}`;
+    if (step >= 1) return tr("The informant showed you an alibi card: now move the informant to an empty street.");
+    const detective = v.you === "detektiv" ? ` ${tr("Moving onto another character accuses it.")}` : "";
+    return `${tr("Move {name}: click a highlighted hex (1 to 3 steps; a metro ride or a ferry counts as one).", { name: activeName(v) })}${detective}`;
   }
   const steps = ABILITY_STEPS[key] || ["Choose a highlighted hex."];
-  return `${activeName(v)}'s ability: ${steps[Math.min(step, steps.length - 1)]}`;
+  return tr("{name}'s ability: {step}", { name: activeName(v), step: tr(steps[Math.min(step, steps.length - 1)]) });
 }
 
 function gameOver(ctx, v) {
   if (v.phase !== "over" || !v.winner) return null;
-  const jack = v.jack ? characterName(v.jack, v.characters) : "unknown";
+  const jack = v.jack ? characterName(v.jack, v.characters) : tr("unknown");
   const winnerName = nameOfRole(v, v.winner);
   const loser = v.winner === "mrjack" ? "detektiv" : "mrjack";
   const how = {
-    accusation: v.winner === "detektiv" ? "The detective caught Mr. Jack." : "The detective accused an innocent person.",
-    escape: "Mr. Jack escaped from Manhattan.",
-    time: "Mr. Jack stayed hidden for eight rounds.",
-    resigned: `${nameOfRole(v, loser)} (${ROLE_WORDS[loser]}) resigned.`,
-    left: `${nameOfRole(v, loser)} (${ROLE_WORDS[loser]}) left the game.`,
-    timeout: `${nameOfRole(v, loser)} (${ROLE_WORDS[loser]}) ran out of time.`,
+    accusation: v.winner === "detektiv" ? tr("The detective caught Mr. Jack.") : tr("The detective accused an innocent person."),
+    escape: tr("Mr. Jack escaped from Manhattan."),
+    time: tr("Mr. Jack stayed hidden for eight rounds."),
+    resigned: tr("{name} ({role}) resigned.", { name: nameOfRole(v, loser), role: tr(ROLE_WORDS[loser]) }),
+    left: tr("{name} ({role}) left the game.", { name: nameOfRole(v, loser), role: tr(ROLE_WORDS[loser]) }),
+    timeout: tr("{name} ({role}) ran out of time.", { name: nameOfRole(v, loser), role: tr(ROLE_WORDS[loser]) }),
   }[v.reason] || "";
   const mine = ctx.seat !== null && roleOf(v, ctx.seat) === v.winner;
   const history = v.suspects_by_round || [];
   const chart = history.length ? {
     labels: ["0", ...history.map((row) => String(row[0]))],
-    lines: [{ name: "Suspects left", values: [COLOURS.length, ...history.map((row) => row[1])] }],
-    title: "Suspects left after each round",
-    xLabel: "round",
+    lines: [{ name: tr("Suspects left"), values: [COLOURS.length, ...history.map((row) => row[1])] }],
+    title: tr("Suspects left after each round"),
+    xLabel: tr("round"),
   } : null;
   const standings = ["mrjack", "detektiv"].map((role) => ({
-    name: `${nameOfRole(v, role)} (${ROLE_WORDS[role]})`, score: role === v.winner ? "won" : "lost", me: ctx.seat !== null && roleOf(v, ctx.seat) === role,
-  })).sort((a) => (a.score === "won" ? -1 : 1));
+    name: `${nameOfRole(v, role)} (${tr(ROLE_WORDS[role])})`, score: role === v.winner ? tr("won") : tr("lost"), me: ctx.seat !== null && roleOf(v, ctx.seat) === role,
+  })).sort((a) => (a.score === tr("won") ? -1 : 1));
   return h("div", { class: mine ? "mj-over win" : "mj-over", testid: "game-over" },
     gameOverPanel({
-      headline: `${ROLE_TITLES[v.winner]} wins (${winnerName}).`,
-      reason: `${how} Mr. Jack was ${jack}. ${tn(history.length ? history[history.length - 1][0] : v.round)}`,
+      headline: tr("{role} wins ({name}).", { role: tr(ROLE_TITLES[v.winner]), name: winnerName }),
+      reason: `${how} ${tr("Mr. Jack was {who}.", { who: jack })} ${tn(history.length ? history[history.length - 1][0] : v.round)}`,
       standings,
       chart,
-      scoreLabel: "Result",
+      scoreLabel: tr("Result"),
     }));
 }
 
 /** "It took 5 rounds." */
 function tn(rounds) {
-  return rounds === 1 ? "It took 1 round." : `It took ${rounds} rounds.`;
+  return tr.n(rounds, "It took 1 round.", "It took {n} rounds.");
 }
 
 // ------------------------------------------------------------------------------ side panels
@@ -243,37 +243,37 @@ function lobbyPanel(ctx, v, st) {
   const other = mine === "mrjack" ? "detektiv" : "mrjack";
   const taken = new Set(v.seats.map((x) => x.role));
   const operator = ctx.info && ctx.info.operator && ctx.info.operator.toLowerCase() === ctx.me.toLowerCase();
-  return h("section", { class: "mj-panel", "aria-label": "Before the game", testid: "mj-lobby" },
+  return h("section", { class: "mj-panel", "aria-label": tr("Before the game"), testid: "mj-lobby" },
     h("h3", { text: tr("Before the game") }),
-    mine ? h("p", {}, "You will play ", h("strong", { testid: "mj-my-role", text: ROLE_WORDS[mine] }), ".") : null,
+    mine ? h("p", {}, `${tr("You will play")} `, h("strong", { testid: "mj-my-role", text: tr(ROLE_WORDS[mine]) }), ".") : null,
     mine && !taken.has(other)
-      ? h("button", { type: "button", testid: `mj-role-${other}`, onclick: () => ctx.act({ type: "init", spieler: other }), text: `Play ${ROLE_WORDS[other]} instead` })
+      ? h("button", { type: "button", testid: `mj-role-${other}`, onclick: () => ctx.act({ type: "init", spieler: other }), text: tr("Play {role} instead", { role: tr(ROLE_WORDS[other]) }) })
       : null,
     operator && v.seats.length === 1 ? h("div", { class: "row mj-bots" },
-      h("label", {}, "Bot ",
-        h("select", { testid: "mj-bot-policy", "aria-label": "Bot strength", onchange: (e) => { st.policy = e.target.value; } },
-          ["heuristic", "random"].map((p) => h("option", { value: p, selected: st.policy === p, text: p === "heuristic" ? "thinking" : "random" })))),
+      h("label", {}, `${tr("Bot")} `,
+        h("select", { testid: "mj-bot-policy", "aria-label": tr("Bot strength"), onchange: (e) => { st.policy = e.target.value; } },
+          ["heuristic", "random"].map((p) => h("option", { value: p, selected: st.policy === p, text: p === "heuristic" ? tr("thinking") : tr("random") })))),
       h("button", { type: "button", class: "primary", testid: "mj-add-bot", onclick: () => ctx.app.run({ t: "bots", room: ctx.room.id, count: 1, policy: st.policy }), text: tr("Play against a bot") }))
       : null,
-    h("p", { class: "muted", text: "Or wait here: the next player to join this table, in the browser or with a term-protocol client, takes the other role." }));
+    h("p", { class: "muted", text: tr("Or wait here: the next player to join this table, in the browser or with a term-protocol client, takes the other role.") }));
 }
 
 function whoPanel(ctx, v) {
   const mine = ctx.seat === null ? null : roleOf(v, ctx.seat);
-  return h("section", { class: "mj-panel", "aria-label": "Players" },
+  return h("section", { class: "mj-panel", "aria-label": tr("Players") },
     h("ul", { class: "mj-players" },
       ["mrjack", "detektiv"].map((role) => {
         const entry = v.seats.find((x) => x.role === role);
         const turn = entry && v.to_move === entry.seat;
         return h("li", { class: turn ? "turn" : "", dataset: { role } },
-          h("span", { class: `mj-role ${role}`, text: ROLE_TITLES[role] }),
-          h("span", { text: entry ? ` ${entry.name}` : " (free)" }),
-          entry && entry.seat === ctx.seat ? h("span", { class: "muted", text: " (you)" }) : null,
-          turn ? h("span", { class: "badge", text: "to play" }) : null);
+          h("span", { class: `mj-role ${role}`, text: tr(ROLE_TITLES[role]) }),
+          h("span", { text: entry ? ` ${entry.name}` : ` (${tr("free")})` }),
+          entry && entry.seat === ctx.seat ? h("span", { class: "muted", text: ` (${tr("you")})` }) : null,
+          turn ? h("span", { class: "badge", text: tr("to play") }) : null);
       })),
     mine === "mrjack" && v.jack && v.phase !== "over" ? h("p", { class: "mj-secret", testid: "mj-jack-identity" },
-      "Secretly, you are ", colourChip(v.jack), h("strong", { text: characterName(v.jack, v.characters) }),
-      ". Only you can see this.") : null,
+      `${tr("Secretly, you are")} `, colourChip(v.jack), h("strong", { text: characterName(v.jack, v.characters) }),
+      `. ${tr("Only you can see this.")}`) : null,
     ctx.seat === null ? h("p", { class: "muted", text: tr("You are watching.") }) : null);
 }
 
@@ -286,20 +286,20 @@ function turnPanel(ctx, v) {
   if (v.phase === "lobby") return null;
   const pickers = v.round % 2 === 1 ? PICKERS.odd : PICKERS.even;
   const mine = ctx.seat === null ? null : roleOf(v, ctx.seat);
-  return h("section", { class: "mj-panel", "aria-label": "Round and turn" },
-    h("ol", { class: "mj-rounds", testid: "mj-round", "aria-label": `Round ${v.round} of 8` },
+  return h("section", { class: "mj-panel", "aria-label": tr("Round and turn") },
+    h("ol", { class: "mj-rounds", testid: "mj-round", "aria-label": tr("Round {n} of 8", { n: v.round }) },
       Array.from({ length: 8 }, (_, i) => h("li", { class: i + 1 === v.round ? "now" : i + 1 < v.round ? "past" : "", text: String(i + 1) }))),
     h("p", { class: v.witness_seen ? "mj-witness seen" : "mj-witness unseen", testid: "mj-witness" },
       h("strong", { text: `${tr("Witness card:")} ` }),
       v.witness_seen ? tr("Mr. Jack was seen (he cannot escape).") : tr("Mr. Jack was not seen (he may escape this round).")),
-    h("ol", { class: "mj-pickers", "aria-label": "Who picks each turn" },
-      pickers.map((role, i) => h("li", { class: i + 1 === v.spielzug ? "now" : "", text: `${i + 1}. ${role === mine ? "you" : ROLE_TITLES[role]}` }))));
+    h("ol", { class: "mj-pickers", "aria-label": tr("Who picks each turn") },
+      pickers.map((role, i) => h("li", { class: i + 1 === v.spielzug ? "now" : "", text: `${i + 1}. ${role === mine ? tr("you") : tr(ROLE_TITLES[role])}` }))));
 }
 
 function cardsPanel(ctx, v) {
   if (v.phase === "lobby") return null;
   const canPick = v.phase === "aktiv" && v.to_move === ctx.seat && !ctx.ended;
-  return h("section", { class: "mj-panel mj-cards-panel", "aria-label": "Character cards" },
+  return h("section", { class: "mj-panel mj-cards-panel", "aria-label": tr("Character cards") },
     h("h3", { text: tr("Character cards this turn") }),
     h("ul", { class: "mj-cards", testid: "mj-cards" },
       v.auswahl.map(([colour, free]) => {
@@ -312,13 +312,13 @@ function cardsPanel(ctx, v) {
             testid: "mj-card",
             dataset: { colour },
             disabled: !(canPick && free),
-            "aria-label": `${characterName(colour, v.characters)}: ${ABILITY_SUMMARY[key] || ""}${free ? "" : " (played)"}`,
+            "aria-label": `${characterName(colour, v.characters)}: ${ABILITY_SUMMARY[key] ? tr(ABILITY_SUMMARY[key]) : ""}${free ? "" : ` (${tr("played")})`}`,
             onclick: () => ctx.act({ type: "aktiv", farbe: colour }),
           },
             colourChip(colour),
             h("span", { class: "mj-card-name", text: CHARACTERS[key] ? CHARACTERS[key].name : key }),
-            h("span", { class: "mj-card-ability", text: ABILITY_SUMMARY[key] || "" }),
-            active ? h("span", { class: "badge", text: "playing" }) : !free ? h("span", { class: "muted", text: " played" }) : null));
+            h("span", { class: "mj-card-ability", text: ABILITY_SUMMARY[key] ? tr(ABILITY_SUMMARY[key]) : "" }),
+            active ? h("span", { class: "badge", text: tr("playing") }) : !free ? h("span", { class: "muted", text: ` ${tr("played")}` }) : null));
       })));
 }
 
@@ -330,29 +330,29 @@ function targetsFor(ctx, v, st, myTurn) {
   if (!myTurn) return targets;
   const occupant = new Map(Object.entries(v.board.figures).map(([colour, hex]) => [hex, colour]));
   if (v.phase === "verdacht") {
-    for (const [hex, colour] of occupant) targets.set(hex, `${v.suspects.includes(colour) ? "Clear" : "Suspect"} ${characterName(colour, v.characters)}`);
+    for (const [hex, colour] of occupant) targets.set(hex, tr(v.suspects.includes(colour) ? "Clear {name}" : "Suspect {name}", { name: characterName(colour, v.characters) }));
     return targets;
   }
   if (v.phase === "aktiv") { // a free card's character may be picked on the board too
     for (const [colour, free] of v.auswahl) {
-      if (free) targets.set(v.board.figures[colour], `Play ${characterName(colour, v.characters)}`);
+      if (free) targets.set(v.board.figures[colour], tr("Play {name}", { name: characterName(colour, v.characters) }));
     }
     return targets;
   }
   if (v.phase !== "ziel") return targets;
   const step = st.chosen.length;
   for (const hex of v.moeglichkeiten) {
-    let text = "Choose";
+    let text = tr("Choose");
     if (v.part === "bewegen" && step === 0) {
       const other = occupant.get(hex);
-      if (other && v.you === "detektiv") text = `Accuse ${characterName(other, v.characters)}`;
-      else if (/^(c7|f2|h9|l9|m1|o6)$/.test(hex)) text = "Escape";
-      else text = `Move ${activeName(v)} here`;
+      if (other && v.you === "detektiv") text = tr("Accuse {name}", { name: characterName(other, v.characters) });
+      else if (/^(c7|f2|h9|l9|m1|o6)$/.test(hex)) text = tr("Escape");
+      else text = tr("Move {name} here", { name: activeName(v) });
     } else if (v.part === "bewegen") {
-      text = "Move the informant here";
+      text = tr("Move the informant here");
     } else {
       const names = ABILITY_TARGETS[v.characters[v.active]] || ["Choose"];
-      text = names[Math.min(step, names.length - 1)];
+      text = tr(names[Math.min(step, names.length - 1)]);
     }
     targets.set(hex, text);
   }
@@ -376,29 +376,29 @@ function actionPanel(ctx, v, st, myTurn, targets) {
   const key = v.characters[v.active];
   let body;
   if (v.phase === "aktion") {
-    const labels = { bewegen: `Move ${CHARACTERS[key] ? CHARACTERS[key].name : ""}`, faehigkeit: `Ability: ${ABILITY_SUMMARY[key] || ""}`, skip: "Skip the rest" };
+    const labels = { bewegen: tr("Move {name}", { name: CHARACTERS[key] ? CHARACTERS[key].name : "" }), faehigkeit: tr("Ability: {what}", { what: ABILITY_SUMMARY[key] ? tr(ABILITY_SUMMARY[key]) : "" }), skip: tr("Skip the rest") };
     body = h("div", { class: "row" },
       ["bewegen", "faehigkeit", "skip"].filter((part) => v.legal_parts.includes(part)).map((part) =>
         h("button", { type: "button", class: part === "skip" ? "" : "primary", testid: `mj-part-${part}`, onclick: () => ctx.act({ type: "aktion", aktion: part }), text: labels[part] })),
-      v.open_parts.length === 1 ? h("span", { class: "muted", text: `Left to do: ${v.open_parts[0] === "bewegen" ? "the move" : "the ability"}.` }) : null);
+      v.open_parts.length === 1 ? h("span", { class: "muted", text: v.open_parts[0] === "bewegen" ? tr("Left to do: the move.") : tr("Left to do: the ability.") }) : null);
   } else if (st.accuse) {
     const colour = v.board.figures ? Object.keys(v.board.figures).find((c) => v.board.figures[c] === st.accuse) : null;
-    body = h("div", { class: "mj-confirm", role: "alertdialog", "aria-label": "Confirm the accusation" },
-      h("p", {}, h("strong", { text: `Accuse ${characterName(colour, v.characters)}?` }), " If that is not Mr. Jack, you lose at once."),
+    body = h("div", { class: "mj-confirm", role: "alertdialog", "aria-label": tr("Confirm the accusation") },
+      h("p", {}, h("strong", { text: tr("Accuse {name}?", { name: characterName(colour, v.characters) }) }), ` ${tr("If that is not Mr. Jack, you lose at once.")}`),
       h("div", { class: "row" },
         h("button", { type: "button", class: "danger", testid: "mj-accuse-confirm", onclick: () => { const hex = st.accuse; st.accuse = null; ctx.act({ type: "ziel", koordinate: hex }); }, text: tr("Accuse") }),
         h("button", { type: "button", testid: "mj-accuse-cancel", onclick: () => { st.accuse = null; ctx.rerender(); }, text: tr("Cancel") })));
   } else {
     body = h("div", {},
-      h("p", { class: "muted", text: v.phase === "verdacht" ? "Click a character on the board to toggle its mark." : "Click a highlighted hex on the board, or pick one here:" }),
+      h("p", { class: "muted", text: v.phase === "verdacht" ? tr("Click a character on the board to toggle its mark.") : tr("Click a highlighted hex on the board, or pick one here:") }),
       h("details", { class: "mj-target-list" },
-        h("summary", { text: `${targets.size} choices as a list` }),
+        h("summary", { text: tr("{n} choices as a list", { n: targets.size }) }),
         h("div", { class: "mj-target-buttons" },
           [...targets].map(([hex, text]) => h("button", { type: "button", class: "small", testid: "target-button", dataset: { hex }, onclick: () => chooseTarget(ctx, v, st, hex), text: `${hex}: ${text}` })))),
       v.phase === "verdacht" ? h("button", { type: "button", class: "primary", testid: "mj-fertig", onclick: () => ctx.act({ type: "fertig" }), text: tr("Done marking") }) : null);
   }
-  return h("section", { class: "mj-panel mj-actions", "aria-label": "Your move", testid: "mj-actions" },
-    h("h3", { text: v.phase === "verdacht" ? "Mark suspects" : `Your move: ${activeName(v)}` }), body);
+  return h("section", { class: "mj-panel mj-actions", "aria-label": tr("Your move"), testid: "mj-actions" },
+    h("h3", { text: v.phase === "verdacht" ? tr("Mark suspects") : tr("Your move: {name}", { name: activeName(v) }) }), body);
 }
 
 function suspectsPanel(ctx, v) {
@@ -406,43 +406,43 @@ function suspectsPanel(ctx, v) {
   const seen = new Set(v.seen);
   const suspects = new Set(v.suspects);
   const alibis = new Set(v.alibis);
-  return h("section", { class: "mj-panel", "aria-label": "Suspects" },
-    h("h3", {}, "Suspects ", h("span", { class: "muted", text: `(${v.suspects.length} left · alibi deck ${v.alibi_deck})` })),
+  return h("section", { class: "mj-panel", "aria-label": tr("Suspects") },
+    h("h3", {}, `${tr("Suspects")} `, h("span", { class: "muted", text: tr("({n} left · alibi deck {m})", { n: v.suspects.length, m: v.alibi_deck }) })),
     h("ul", { class: "mj-suspects", testid: "mj-suspects" },
       COLOUR_ORDER.map((colour) => h("li", { class: suspects.has(colour) ? "suspect" : "cleared", dataset: { colour } },
         colourChip(colour),
         h("span", { class: "mj-suspect-name", text: CHARACTERS[v.characters[colour]] ? CHARACTERS[v.characters[colour]].name : colour }),
         h("span", { class: "mj-tags" },
-          h("span", { class: suspects.has(colour) ? "tag suspect" : "tag cleared", text: suspects.has(colour) ? "suspect" : "cleared" }),
-          h("span", { class: seen.has(colour) ? "tag seen" : "tag", text: seen.has(colour) ? "in sight" : "in the dark" }),
-          alibis.has(colour) ? h("span", { class: "tag alibi", testid: "mj-alibi", text: "your alibi card" }) : null,
+          h("span", { class: suspects.has(colour) ? "tag suspect" : "tag cleared", text: suspects.has(colour) ? tr("suspect") : tr("cleared") }),
+          h("span", { class: seen.has(colour) ? "tag seen" : "tag", text: seen.has(colour) ? tr("in sight") : tr("in the dark") }),
+          alibis.has(colour) ? h("span", { class: "tag alibi", testid: "mj-alibi", text: tr("your alibi card") }) : null,
           v.jack === colour ? h("span", { class: "tag jack", text: "Mr. Jack" }) : null)))));
 }
 
 function logPanel(st) {
   if (!st.log.length) return null;
-  return h("section", { class: "mj-panel", "aria-label": "What happened" },
-    h("h3", { text: "What happened" }),
+  return h("section", { class: "mj-panel", "aria-label": tr("What happened") },
+    h("h3", { text: tr("What happened") }),
     h("ol", { class: "mj-log", testid: "mj-log", "aria-live": "polite" }, st.log.slice(-8).map((line) => h("li", { text: line }))));
 }
 
 function resignPanel(ctx, v, st) {
   if (ctx.seat === null || ctx.ended || v.phase === "lobby" || v.phase === "over") return null;
   if (!st.resign) {
-    return h("p", { class: "mj-resign" }, h("button", { type: "button", class: "small", testid: "mj-resign", onclick: () => { st.resign = true; ctx.rerender(); }, text: "Resign…" }));
+    return h("p", { class: "mj-resign" }, h("button", { type: "button", class: "small", testid: "mj-resign", onclick: () => { st.resign = true; ctx.rerender(); }, text: tr("Resign…") }));
   }
-  return h("div", { class: "mj-confirm", role: "alertdialog", "aria-label": "Confirm resigning" },
-    h("span", { text: "Resign this game? Your opponent wins. " }),
-    h("button", { type: "button", class: "danger", testid: "mj-resign-confirm", onclick: () => { st.resign = false; ctx.act({ type: "aufgeben" }); }, text: "Resign" }),
-    h("button", { type: "button", testid: "mj-resign-cancel", onclick: () => { st.resign = false; ctx.rerender(); }, text: "Keep playing" }));
+  return h("div", { class: "mj-confirm", role: "alertdialog", "aria-label": tr("Confirm resigning") },
+    h("span", { text: `${tr("Resign this game? Your opponent wins.")} ` }),
+    h("button", { type: "button", class: "danger", testid: "mj-resign-confirm", onclick: () => { st.resign = false; ctx.act({ type: "aufgeben" }); }, text: tr("Resign") }),
+    h("button", { type: "button", testid: "mj-resign-cancel", onclick: () => { st.resign = false; ctx.rerender(); }, text: tr("Keep playing") }));
 }
 
 function legend() {
   const item = (cls, text) => h("li", {}, h("span", { class: `mj-key ${cls}`, "aria-hidden": "true" }), text);
-  return h("ul", { class: "mj-legend", "aria-label": "Legend" },
-    item("street", "street"), item("building", "building"), item("site", "building site"), item("park", "park"),
-    item("metro", "metro"), item("lamp", "gas lamp"), item("inv", "investigation tile"), item("quay", "quay / port"),
-    item("halo", "seen character"), item("recent", "changed last turn"), item("target", "you can choose"));
+  return h("ul", { class: "mj-legend", "aria-label": tr("Legend") },
+    item("street", tr("street")), item("building", tr("building")), item("site", tr("building site")), item("park", tr("park")),
+    item("metro", tr("metro")), item("lamp", tr("gas lamp")), item("inv", tr("investigation tile")), item("quay", tr("quay / port")),
+    item("halo", tr("seen character")), item("recent", tr("changed last turn")), item("target", tr("you can choose")));
 }
 
 addTranslations("de", {
@@ -467,4 +467,147 @@ addTranslations("de", {
   Cancel: "Abbrechen",
   "Done marking": "Fertig markiert",
   "You are watching.": "Du schaust zu.",
+  // roles, cards, prompts, log lines (Scotland-Yard-/Mr.-Jack-Spieler: Ermittler, Verdächtige, Alibikarte)
+  "the detective": "der Ermittler",
+  Detective: "Ermittler",
+  "moves an investigation tile": "verschiebt eine Absperrung",
+  "places a gas lamp": "stellt eine Gaslaterne auf",
+  "opens a metro entrance": "öffnet einen U-Bahn-Eingang",
+  "turns a tile into a park": "macht aus einem Feld einen Park",
+  "places a building site; flies over buildings": "stellt eine Baustelle auf; fliegt über Gebäude",
+  "moves another character (his only action)": "bewegt eine andere Person (seine einzige Aktion)",
+  "swaps a neighbour with another character": "tauscht einen Nachbarn mit einer anderen Person",
+  "moves a steamer": "bewegt einen Dampfer",
+  "Pick an investigation tile (either of its hexes).": "Wähle eine Absperrung (eines ihrer beiden Felder).",
+  "Pick the first hex where it goes.": "Wähle das erste Feld, wohin sie kommt.",
+  "Pick the second hex, next to the first.": "Wähle das zweite Feld, neben dem ersten.",
+  "Place a gas lamp on an empty street.": "Stelle eine Gaslaterne auf eine freie Straße.",
+  "Open a metro entrance on an empty street.": "Öffne einen U-Bahn-Eingang auf einer freien Straße.",
+  "Turn a metro, gas-lamp or building-site tile into a park.": "Mache aus einem U-Bahn-, Laternen- oder Baustellenfeld einen Park.",
+  "Put a building site on an empty street.": "Stelle eine Baustelle auf eine freie Straße.",
+  "Pick another character to move.": "Wähle eine andere Person, die ziehen soll.",
+  "Pick where that character goes.": "Wähle, wohin diese Person zieht.",
+  "Pick a character next to Tumblety.": "Wähle eine Person neben Tumblety.",
+  "Pick the character to swap places with it.": "Wähle die Person, mit der sie den Platz tauscht.",
+  "Pick a steamer.": "Wähle einen Dampfer.",
+  "Pick the free port it sails to.": "Wähle den freien Hafen, den er anläuft.",
+  "Lift this investigation tile": "Diese Absperrung aufnehmen",
+  "First new hex of the tile": "Erstes neues Feld der Absperrung",
+  "Second new hex of the tile": "Zweites neues Feld der Absperrung",
+  "Place a gas lamp here": "Gaslaterne hierhin stellen",
+  "Open a metro entrance here": "U-Bahn-Eingang hier öffnen",
+  "Turn this tile into a park": "Dieses Feld zum Park machen",
+  "Put a building site here": "Baustelle hierhin stellen",
+  "Move this character": "Diese Person bewegen",
+  "Move it here": "Hierhin bewegen",
+  "Swap this character": "Diese Person tauschen",
+  "Swap with this character": "Mit dieser Person tauschen",
+  "Sail this steamer": "Mit diesem Dampfer fahren",
+  "Sail to this port": "In diesen Hafen fahren",
+  "a metro entrance": "ein U-Bahn-Eingang",
+  "a gas lamp": "eine Gaslaterne",
+  "a building site": "eine Baustelle",
+  "a park": "ein Park",
+  "Round {n} begins.": "Runde {n} beginnt.",
+  "{who} was played.": "{who} wurde gespielt.",
+  "{who} → {hex}.": "{who} → {hex}.",
+  "{hex} is now {tile}.": "{hex} ist jetzt {tile}.",
+  "A steamer sailed {from} → {to}.": "Ein Dampfer fuhr {from} → {to}.",
+  "Investigation tile {a}+{b} → {c}+{d}.": "Absperrung {a}+{b} → {c}+{d}.",
+  "The informant moved to {hex}.": "Der Informant ging nach {hex}.",
+  "The informant showed you an alibi: {who} is innocent.": "Der Informant zeigte dir ein Alibi: {who} ist unschuldig.",
+  "The witness saw Mr. Jack.": "Der Zeuge hat Mr. Jack gesehen.",
+  "The witness did not see Mr. Jack.": "Der Zeuge hat Mr. Jack nicht gesehen.",
+  "{who} is a suspect again.": "{who} ist wieder verdächtig.",
+  "{who} is cleared.": "{who} ist entlastet.",
+  "Game over: Mr. Jack was {who}.": "Spielende: Mr. Jack war {who}.",
+  "The informant showed you an alibi card: now move the informant to an empty street.": "Der Informant zeigte dir eine Alibikarte: zieh den Informanten jetzt auf eine freie Straße.",
+  "Moving onto another character accuses it.": "Wer auf eine andere Person zieht, klagt sie an.",
+  "Move {name}: click a highlighted hex (1 to 3 steps; a metro ride or a ferry counts as one).": "Bewege {name}: klicke ein markiertes Feld (1 bis 3 Schritte; eine U-Bahn- oder Fährfahrt zählt als einer).",
+  "{name}'s ability: {step}": "Fähigkeit von {name}: {step}",
+  "Choose a highlighted hex.": "Wähle ein markiertes Feld.",
+  "The detective caught Mr. Jack.": "Der Ermittler hat Mr. Jack gefasst.",
+  "The detective accused an innocent person.": "Der Ermittler hat einen Unschuldigen angeklagt.",
+  "Mr. Jack escaped from Manhattan.": "Mr. Jack ist aus Manhattan entkommen.",
+  "Mr. Jack stayed hidden for eight rounds.": "Mr. Jack blieb acht Runden lang unentdeckt.",
+  "{name} ({role}) resigned.": "{name} ({role}) hat aufgegeben.",
+  "{name} ({role}) left the game.": "{name} ({role}) hat das Spiel verlassen.",
+  "{name} ({role}) ran out of time.": "{name} ({role}) hat die Zeit überschritten.",
+  "Suspects left": "Verbliebene Verdächtige",
+  "Suspects left after each round": "Verbliebene Verdächtige nach jeder Runde",
+  round: "Runde",
+  won: "gewonnen",
+  lost: "verloren",
+  "{role} wins ({name}).": "{role} gewinnt ({name}).",
+  "Mr. Jack was {who}.": "Mr. Jack war {who}.",
+  Result: "Ergebnis",
+  "It took 1 round.": "Es dauerte 1 Runde.",
+  "It took {n} rounds.": "Es dauerte {n} Runden.",
+  unknown: "unbekannt",
+  "You will play": "Du spielst",
+  "Play {role} instead": "Lieber {role} spielen",
+  Bot: "Bot",
+  "Bot strength": "Spielstärke des Bots",
+  thinking: "überlegt",
+  random: "zufällig",
+  "Or wait here: the next player to join this table, in the browser or with a term-protocol client, takes the other role.": "Oder warte hier: wer als Nächstes an diesen Tisch kommt, im Browser oder mit einem Term-Protokoll-Client, übernimmt die andere Rolle.",
+  Players: "Spieler",
+  free: "frei",
+  you: "du",
+  "to play": "am Zug",
+  "Secretly, you are": "Insgeheim bist du",
+  "Only you can see this.": "Nur du siehst das.",
+  "Round and turn": "Runde und Zug",
+  "Round {n} of 8": "Runde {n} von 8",
+  "Who picks each turn": "Wer in welchem Zug wählt",
+  "Character cards": "Personenkarten",
+  played: "gespielt",
+  playing: "wird gespielt",
+  "Clear {name}": "{name} entlasten",
+  "Suspect {name}": "{name} verdächtigen",
+  "Play {name}": "{name} spielen",
+  Choose: "Wählen",
+  "Accuse {name}": "{name} anklagen",
+  Escape: "Fliehen",
+  "Move {name} here": "{name} hierhin bewegen",
+  "Move the informant here": "Den Informanten hierhin ziehen",
+  "Move {name}": "{name} bewegen",
+  "Ability: {what}": "Fähigkeit: {what}",
+  "Skip the rest": "Rest auslassen",
+  "Left to do: the move.": "Bleibt noch: die Bewegung.",
+  "Left to do: the ability.": "Bleibt noch: die Fähigkeit.",
+  "Confirm the accusation": "Anklage bestätigen",
+  "Accuse {name}?": "{name} anklagen?",
+  "If that is not Mr. Jack, you lose at once.": "Ist das nicht Mr. Jack, verlierst du sofort.",
+  "Click a character on the board to toggle its mark.": "Klicke eine Person auf dem Brett, um ihre Markierung umzuschalten.",
+  "Click a highlighted hex on the board, or pick one here:": "Klicke ein markiertes Feld auf dem Brett oder wähle hier:",
+  "{n} choices as a list": "{n} Möglichkeiten als Liste",
+  "Your move": "Dein Zug",
+  "Mark suspects": "Verdächtige markieren",
+  "Your move: {name}": "Dein Zug: {name}",
+  Suspects: "Verdächtige",
+  "({n} left · alibi deck {m})": "({n} übrig · Alibistapel {m})",
+  suspect: "verdächtig",
+  cleared: "entlastet",
+  "in sight": "gesehen",
+  "in the dark": "im Dunkeln",
+  "your alibi card": "deine Alibikarte",
+  "What happened": "Was geschah",
+  "Resign…": "Aufgeben…",
+  "Confirm resigning": "Aufgeben bestätigen",
+  "Resign this game? Your opponent wins.": "Dieses Spiel aufgeben? Dein Gegner gewinnt.",
+  Resign: "Aufgeben",
+  "Keep playing": "Weiterspielen",
+  Legend: "Legende",
+  street: "Straße",
+  building: "Gebäude",
+  "building site": "Baustelle",
+  park: "Park",
+  metro: "U-Bahn",
+  "gas lamp": "Gaslaterne",
+  "investigation tile": "Absperrung",
+  "quay / port": "Kai / Hafen",
+  "seen character": "gesehene Person",
+  "changed last turn": "im letzten Zug geändert",
+  "you can choose": "wählbar",
 }, "mrjack");
