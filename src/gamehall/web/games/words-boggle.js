@@ -3,6 +3,9 @@
 // one along a path, then send. The words sent this round, and each round's results.
 
 import { h } from "../ui.js";
+import { addTranslations, scoped } from "../i18n.js";
+
+const tr = scoped("words");
 
 const drafts = new Map(); // room id -> {key, path: [[row, col]...], text, input}
 
@@ -79,14 +82,14 @@ export function boggleArea(ctx, canPlay) {
     cells.push(h("button", {
       type: "button", class: classes.join(" "), testid: "boggle-cell",
       dataset: { row: String(row), col: String(col), glyph },
-      "aria-label": `${cellText(glyph).split("").join(" ")}, row ${row + 1} column ${col + 1}${at ? `, letter ${at} of the word` : ""}`,
+      "aria-label": `${tr("{letters}, row {row} column {col}", { letters: cellText(glyph).split("").join(" "), row: row + 1, col: col + 1 })}${at ? `, ${tr("letter {n} of the word", { n: at })}` : ""}`,
       "aria-pressed": canPlay ? String(Boolean(at)) : null,
       disabled: !canPlay,
       onclick: () => { clickCell(draft, grid, [row, col]); ctx.rerender(); },
     }, at ? h("span", { class: "order", "aria-hidden": "true", text: String(at) }) : null, cellText(glyph) === "QU" ? "Qu" : glyph));
   }));
   return h("div", { class: "wd-boggle-area" },
-    grid.length ? h("div", { class: "wd-boggle", role: "group", "aria-label": "Letter grid", testid: "boggle-grid", dataset: { rows: grid.join(",") } }, cells) : null,
+    grid.length ? h("div", { class: "wd-boggle", role: "group", "aria-label": tr("Letter grid"), testid: "boggle-grid", dataset: { rows: grid.join(",") } }, cells) : null,
     canPlay ? wordForm(ctx, grid, draft) : null,
     foundWords(v));
 }
@@ -107,8 +110,8 @@ function wordForm(ctx, grid, draft) {
   const hadFocus = draft.input !== null && document.activeElement === draft.input;
   if (!draft.input) {
     draft.input = h("input", {
-      type: "text", "aria-label": "Word", testid: "boggle-word", autocomplete: "off", spellcheck: "false",
-      maxlength: 16, placeholder: "type a word",
+      type: "text", "aria-label": tr("Word"), testid: "boggle-word", autocomplete: "off", spellcheck: "false",
+      maxlength: 16, placeholder: tr("type a word"),
     });
   }
   const input = draft.input;
@@ -116,7 +119,7 @@ function wordForm(ctx, grid, draft) {
   input.oninput = () => {
     draft.text = input.value.toUpperCase().replace(/[^A-Z]/g, "");
     draft.path = findPath(grid, draft.text) || [];
-    draft.note = draft.text && !draft.path.length ? "not on the grid" : "";
+    draft.note = draft.text && !draft.path.length ? tr("not on the grid") : "";
     ctx.rerender();
   };
   if (hadFocus) queueMicrotask(() => { input.focus(); input.setSelectionRange(input.value.length, input.value.length); });
@@ -132,18 +135,18 @@ function wordForm(ctx, grid, draft) {
     },
   },
     input,
-    h("button", { type: "submit", class: "primary", testid: "boggle-send", disabled: !ready, text: "Send word" }),
-    h("button", { type: "button", testid: "boggle-clear", disabled: !draft.text, onclick: () => { draft.path = []; draft.text = ""; draft.note = ""; input.value = ""; ctx.rerender(); }, text: "Clear" }),
-    h("span", { class: draft.note ? "bad" : "muted", role: "status", testid: "boggle-note", text: draft.note || (draft.text && draft.text.length < 3 ? "at least 3 letters" : "") }));
+    h("button", { type: "submit", class: "primary", testid: "boggle-send", disabled: !ready, text: tr("Send word") }),
+    h("button", { type: "button", testid: "boggle-clear", disabled: !draft.text, onclick: () => { draft.path = []; draft.text = ""; draft.note = ""; input.value = ""; ctx.rerender(); }, text: tr("Clear") }),
+    h("span", { class: draft.note ? "bad" : "muted", role: "status", testid: "boggle-note", text: draft.note || (draft.text && draft.text.length < 3 ? tr("at least 3 letters") : "") }));
 }
 
 function foundWords(v) {
   const words = v.words || [];
   if (v.phase !== "open" && v.phase !== "grace") return null;
-  return h("section", { class: "wd-panel", "aria-label": "Your words this round" },
-    h("h3", { text: `Your words (${words.length})` }),
+  return h("section", { class: "wd-panel", "aria-label": tr("Your words this round") },
+    h("h3", { text: tr("Your words ({n})", { n: words.length }) }),
     words.length ? h("ul", { class: "wd-found", testid: "boggle-found" }, words.map((w) => h("li", { text: w })))
-      : h("p", { class: "muted", testid: "boggle-found-empty", text: "None yet. Every word counts once; one found by two players scores for nobody." }));
+      : h("p", { class: "muted", testid: "boggle-found-empty", text: tr("None yet. Every word counts once; one found by two players scores for nobody.") }));
 }
 
 export function showsResults(v) {
@@ -158,15 +161,40 @@ export function boggleResults(ctx) {
   if (!showsResults(v)) return null;
   const names = new Map(v.players.map((p) => [String(p.seat), p.name]));
   const last = v.last_turn;
-  return h("section", { class: "wd-panel", "aria-label": "Round results", testid: "round-results" },
-    h("h3", { text: `Round ${last.turn} results` }),
-    h("p", { class: "wd-master", testid: "best-word" }, "Best word on the grid: ",
-      h("span", { class: "word", text: last.word }), ` (${last.score} point${last.score === 1 ? "" : "s"})`),
+  return h("section", { class: "wd-panel", "aria-label": tr("Round results"), testid: "round-results" },
+    h("h3", { text: tr("Round {n} results", { n: last.turn }) }),
+    h("p", { class: "wd-master", testid: "best-word" }, `${tr("Best word on the grid:")} `,
+      h("span", { class: "word", text: last.word }), ` (${tr.n(last.score, "{n} point", "{n} points")})`),
     Object.entries(v.last_words || {}).map(([seat, lines]) => h("div", { testid: "round-player", dataset: { seat } },
-      h("h4", { text: `${names.get(seat) || `Seat ${seat}`}${Number(seat) === ctx.seat ? " (you)" : ""}: ${lines.reduce((s, l) => s + l.points, 0)}` }),
+      h("h4", { text: `${names.get(seat) || tr("Seat {n}", { n: seat })}${Number(seat) === ctx.seat ? ` (${tr("you")})` : ""}: ${lines.reduce((s, l) => s + l.points, 0)}` }),
       lines.length ? h("ul", { class: "wd-found" }, lines.map((l) => h("li", {
-        class: `st-${l.status}`, title: STATUS_TEXT[l.status] || l.status,
-        "aria-label": `${l.word}, ${l.points} point${l.points === 1 ? "" : "s"}${STATUS_TEXT[l.status] ? `, ${STATUS_TEXT[l.status]}` : ""}`,
+        class: `st-${l.status}`, title: STATUS_TEXT[l.status] ? tr(STATUS_TEXT[l.status]) : l.status,
+        "aria-label": `${l.word}, ${tr.n(l.points, "{n} point", "{n} points")}${STATUS_TEXT[l.status] ? `, ${tr(STATUS_TEXT[l.status])}` : ""}`,
         text: `${l.word} ${l.points}`,
-      }))) : h("p", { class: "muted", text: "no words" }))));
+      }))) : h("p", { class: "muted", text: tr("no words") }))));
 }
+
+addTranslations("de", {
+  "{letters}, row {row} column {col}": "{letters}, Zeile {row} Spalte {col}",
+  "letter {n} of the word": "Buchstabe {n} des Worts",
+  "Letter grid": "Buchstabenraster",
+  Word: "Wort",
+  "type a word": "Wort eintippen",
+  "not on the grid": "nicht im Raster",
+  "Send word": "Wort schicken",
+  Clear: "Löschen",
+  "at least 3 letters": "mindestens 3 Buchstaben",
+  "Your words this round": "Deine Wörter in dieser Runde",
+  "Your words ({n})": "Deine Wörter ({n})",
+  "None yet. Every word counts once; one found by two players scores for nobody.": "Noch keins. Jedes Wort zählt einmal; ein Wort, das zwei Spieler finden, zählt für keinen.",
+  "Round results": "Rundenergebnis",
+  "Round {n} results": "Ergebnis von Runde {n}",
+  "Best word on the grid:": "Bestes Wort im Raster:",
+  "{n} point": "{n} Punkt",
+  "{n} points": "{n} Punkte",
+  "Seat {n}": "Platz {n}",
+  you: "du",
+  "found by another player too": "auch von einem anderen Spieler gefunden",
+  "not a word": "kein Wort",
+  "no words": "keine Wörter",
+}, "words");

@@ -124,14 +124,14 @@ function gameOver(ctx, v) {
   const chart = history.length ? {
     labels: history.map((row, i) => (i > 0 && history[i - 1].turn === row.turn ? t("end") : String(row.turn))),
     lines: v.players.map((p) => ({ name: p.name, values: history.map((row) => { const hit = row.totals.find((x) => x[0] === p.seat); return hit ? hit[1] : null; }) })),
-    xLabel: v.mode === "boggle" ? "round" : "turn",
+    xLabel: v.mode === "boggle" ? t("round") : t("turn"),
   } : null;
   return h("div", { testid: "game-over" },
     gameOverPanel({
-      headline: top ? `${top.name} wins with ${top.total} points.` : "Game over.",
-      reason: why ? `${wordsModeTitle(v.mode, v.letters)} · the game ended: ${why}.` : wordsModeTitle(v.mode, v.letters),
+      headline: top ? t("{name} wins with {n} points.", { name: top.name, n: top.total }) : t("Game over."),
+      reason: why ? `${wordsModeTitle(v.mode, v.letters)} · ${t("the game ended: {why}.", { why })}` : wordsModeTitle(v.mode, v.letters),
       standings: ranking.map((p) => ({ name: p.name, score: p.total, me: p.seat === ctx.seat })),
-      details: v.mode === "duplicate" ? [h("p", { class: "muted", testid: "summary-master", text: `Master total: ${v.toptotal} (the best possible score, move by move).` })] : [],
+      details: v.mode === "duplicate" ? [h("p", { class: "muted", testid: "summary-master", text: t("Master total: {n} (the best possible score, move by move).", { n: v.toptotal }) })] : [],
       chart,
     }));
 }
@@ -139,7 +139,7 @@ function gameOver(ctx, v) {
 function startRound(ctx, v) {
   if (v.phase !== "wait_start" || v.operator !== ctx.seat || ctx.ended) return null;
   return h("div", {},
-    h("button", { type: "button", class: "primary", testid: "start-turn", onclick: () => ctx.act({ type: "StartTurn" }), text: `Start round ${v.turn + 1}` }));
+    h("button", { type: "button", class: "primary", testid: "start-turn", onclick: () => ctx.act({ type: "StartTurn" }), text: t("Start round {n}", { n: v.turn + 1 }) }));
 }
 
 // ------------------------------------------------------------------------------ side panels
@@ -148,7 +148,7 @@ function scores(ctx, v) {
   const ranking = [...v.players].sort((a, b) => b.total - a.total || a.seat - b.seat);
   const submitted = new Set(v.submitted || []);
   const rackSizes = v.rack_sizes || {};
-  return h("section", { class: "wd-panel", "aria-label": "Scores" },
+  return h("section", { class: "wd-panel", "aria-label": t("Scores") },
     h("h3", { text: t("Scores") }),
     h("table", { class: "wd-scores", testid: "words-scores" },
       h("thead", {}, h("tr", {},
@@ -161,15 +161,15 @@ function scores(ctx, v) {
       },
         h("td", {},
           p.name,
-          p.seat === ctx.seat ? h("span", { class: "muted", text: " (you)" }) : null,
-          p.seat === v.operator ? h("span", { class: "badge", title: "Starts the game and the Boggle rounds", text: "operator" }) : null,
-          v.mode === "scrabble" && p.seat === v.current && PLAYING.has(v.phase) ? h("span", { class: "badge", text: "to play" }) : null,
-          v.mode === "duplicate" && PLAYING.has(v.phase) && submitted.has(p.seat) ? h("span", { class: "done", "aria-label": "has played", title: "has played", text: " ✓" }) : null,
-          v.mode === "scrabble" && rackSizes[String(p.seat)] !== undefined ? h("span", { class: "muted", text: ` · ${rackSizes[String(p.seat)]} tiles` }) : null,
-          !p.present && p.seated ? h("span", { class: "muted", text: " away" }) : null),
+          p.seat === ctx.seat ? h("span", { class: "muted", text: ` (${t("you")})` }) : null,
+          p.seat === v.operator ? h("span", { class: "badge", title: t("Starts the game and the Boggle rounds"), text: t("operator") }) : null,
+          v.mode === "scrabble" && p.seat === v.current && PLAYING.has(v.phase) ? h("span", { class: "badge", text: t("to play") }) : null,
+          v.mode === "duplicate" && PLAYING.has(v.phase) && submitted.has(p.seat) ? h("span", { class: "done", "aria-label": t("has played"), title: t("has played"), text: " ✓" }) : null,
+          v.mode === "scrabble" && rackSizes[String(p.seat)] !== undefined ? h("span", { class: "muted", text: ` · ${t("{n} tiles", { n: rackSizes[String(p.seat)] })}` }) : null,
+          !p.present && p.seated ? h("span", { class: "muted", text: ` ${t("away")}` }) : null),
         h("td", { class: "num", text: String(p.last) }),
         h("td", { class: "num", testid: "score-total", text: String(p.total) }))))),
-    v.mode === "duplicate" ? h("p", { class: "muted", testid: "toptotal", text: `Master total: ${v.toptotal}` }) : null);
+    v.mode === "duplicate" ? h("p", { class: "muted", testid: "toptotal", text: t("Master total: {n}", { n: v.toptotal }) }) : null);
 }
 
 const RESULT_TEXT = { ok: "", invalid: "not a word", none: "no move", pass: "pass", exchange: "exchange", timeout: "time ran out" };
@@ -177,24 +177,24 @@ const RESULT_TEXT = { ok: "", invalid: "not a word", none: "no move", pass: "pas
 function lastTurn(ctx, v) {
   const last = v.last_turn;
   if (!last) return null;
-  const heading = v.mode === "duplicate" ? `Turn ${last.turn}: the master move` : `Turn ${last.turn}`;
+  const heading = v.mode === "duplicate" ? t("Turn {n}: the master move", { n: last.turn }) : t("Turn {n}", { n: last.turn });
   const played = last.word && last.word !== "-";
-  return h("section", { class: "wd-panel", "aria-label": "Last turn", testid: "last-turn" },
+  return h("section", { class: "wd-panel", "aria-label": t("Last turn"), testid: "last-turn" },
     h("h3", { text: heading }),
     played ? h("p", { class: "wd-master", testid: "master-move" },
       h("span", { text: `${last.ref} ` }),
       h("span", { class: "word", text: last.word }),
-      ` · ${last.score} point${last.score === 1 ? "" : "s"}`) : null,
+      ` · ${t.n(last.score, "{n} point", "{n} points")}`) : null,
     h("table", { class: "wd-results", testid: "turn-results" },
       h("thead", {}, h("tr", {},
-        h("th", { scope: "col", text: "Player" }),
-        h("th", { scope: "col", text: "Move" }),
-        h("th", { scope: "col", class: "num", text: "Score" }))),
+        h("th", { scope: "col", text: t("Player") }),
+        h("th", { scope: "col", text: t("Move") }),
+        h("th", { scope: "col", class: "num", text: t("Score") }))),
       h("tbody", {}, last.results.map((r) => h("tr", { testid: "turn-result", dataset: { seat: String(r.seat), status: r.status } },
-        h("td", { text: r.seat === ctx.seat ? `${r.name} (you)` : r.name }),
+        h("td", { text: r.seat === ctx.seat ? `${r.name} (${t("you")})` : r.name }),
         h("td", { class: `st-${r.status}` },
           r.word && r.word !== "-" ? `${r.ref} ${r.word}` : "",
-          RESULT_TEXT[r.status] ? h("span", { text: `${r.word && r.word !== "-" ? " · " : ""}${RESULT_TEXT[r.status]}` }) : null),
+          RESULT_TEXT[r.status] ? h("span", { text: `${r.word && r.word !== "-" ? " · " : ""}${t(RESULT_TEXT[r.status])}` }) : null),
         h("td", { class: "num", text: String(r.score) }))))));
 }
 
@@ -202,7 +202,7 @@ function topsHistory(v) {
   const tops = v.tops || [];
   if (!tops.length) return null;
   return h("details", { class: "wd-panel" },
-    h("summary", { text: `Master moves so far (${tops.length})` }),
+    h("summary", { text: t("Master moves so far ({n})", { n: tops.length }) }),
     h("ol", { class: "wd-tops", testid: "tops" }, tops.map((top) => h("li", { text: top }))));
 }
 
@@ -231,4 +231,30 @@ addTranslations("de", {
   Total: "Gesamt",
   Duplicate: "Duplicate",
   end: "Ende",
+  "Master moves so far ({n})": "Bisherige Meisterzüge ({n})",
+  round: "Runde",
+  turn: "Zug",
+  "{name} wins with {n} points.": "{name} gewinnt mit {n} Punkten.",
+  "the game ended: {why}.": "das Spiel endete: {why}.",
+  "Master total: {n} (the best possible score, move by move).": "Meistersumme: {n} (die bestmögliche Punktzahl, Zug für Zug).",
+  "Start round {n}": "Runde {n} starten",
+  you: "du",
+  "Starts the game and the Boggle rounds": "Startet das Spiel und die Boggle-Runden",
+  operator: "Gastgeber",
+  "to play": "am Zug",
+  "has played": "hat gelegt",
+  "{n} tiles": "{n} Steine",
+  away: "weg",
+  "Master total: {n}": "Meistersumme: {n}",
+  "Turn {n}: the master move": "Zug {n}: der Meisterzug",
+  "Last turn": "Letzter Zug",
+  "{n} point": "{n} Punkt",
+  "{n} points": "{n} Punkte",
+  Move: "Zug",
+  Score: "Punkte",
+  "not a word": "kein Wort",
+  "no move": "kein Zug",
+  pass: "gepasst",
+  exchange: "getauscht",
+  "time ran out": "Zeit abgelaufen",
 }, "words");
