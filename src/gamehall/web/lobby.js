@@ -4,6 +4,7 @@
 // games with their replays, and hall-wide chat.
 
 import { choiceLabel } from "./labels.js";
+import { lang, t } from "./i18n.js";
 import { h, replace } from "./ui.js";
 import { chatPanel, roomLink } from "./room.js";
 import { scoreLine, terminationText, winnersLine } from "./replay-text.js";
@@ -15,9 +16,11 @@ let settingsBox = null;
 let gameSelect = null;
 let recentEl = null;
 let linkedEl = null;
+let builtIn = ""; // the language the kept DOM was built in: a switch rebuilds it
 
 export function renderLobby(app, main) {
-  if (!root || root.parentNode !== main) {
+  if (!root || root.parentNode !== main || builtIn !== lang()) {
+    builtIn = lang();
     root = build(app);
     replace(main, root);
   }
@@ -33,27 +36,27 @@ function build(app) {
   recentEl = h("ol", { class: "recent", testid: "recent-games" });
   linkedEl = h("div", { testid: "linked-room" });
   const table = h("table", { class: "rooms" },
-    h("caption", { class: "sr-only", text: "Rooms" }),
+    h("caption", { class: "sr-only", text: t("Rooms") }),
     h("thead", {}, h("tr", {},
-      ["Game", "Room", "Seats", "Status", "Watching", ""].map((text) => h("th", { scope: "col", text })))),
+      ["Game", "Room", "Seats", "Status", "Watching", ""].map((text) => h("th", { scope: "col", text: text ? t(text) : "" })))),
     roomsBody,
   );
   return h("div", { class: "lobby" },
     linkedEl,
     h("section", { class: "card rooms-card", "aria-labelledby": "rooms-heading" },
       h("div", { class: "row spread" },
-        h("h2", { id: "rooms-heading", text: "Rooms" }),
-        h("span", { class: "muted fine", text: "Updated as it happens" })),
+        h("h2", { id: "rooms-heading", text: t("Rooms") }),
+        h("span", { class: "muted fine", text: t("Updated as it happens") })),
       mineEl,
       h("div", { class: "table-scroll" }, table)),
     h("section", { class: "card recent-card", "aria-labelledby": "recent-heading" },
-      h("h2", { id: "recent-heading", text: "Recent games" }),
+      h("h2", { id: "recent-heading", text: t("Recent games") }),
       recentEl),
     h("section", { class: "card create-card", "aria-labelledby": "create-heading" },
-      h("h2", { id: "create-heading", text: "Create a room" }),
+      h("h2", { id: "create-heading", text: t("Create a room") }),
       createForm(app)),
     h("section", { class: "card chat-card", "aria-labelledby": "hall-chat-heading" },
-      h("h2", { id: "hall-chat-heading", text: "Hall chat" }),
+      h("h2", { id: "hall-chat-heading", text: t("Hall chat") }),
       chatPanel(app, null)),
   );
 }
@@ -61,16 +64,16 @@ function build(app) {
 function fillMine(app) {
   const mine = [...app.state.rooms.values()].filter((r) => r.info && !r.ended);
   replace(mineEl, mine.length === 0 ? null : [
-    h("span", { class: "muted", text: "Your rooms: " }),
+    h("span", { class: "muted", text: `${t("Your rooms:")} ` }),
     mine.map((r) => h("button", { type: "button", class: "primary small", testid: `open-room-${r.id}`, onclick: () => app.openRoom(r.id) },
-      `Back to ${r.info.title}`)),
+      t("Back to {title}", { title: r.info.title }))),
   ]);
 }
 
 function fillRooms(app) {
   const rooms = app.state.lobby;
   if (rooms.length === 0) {
-    replace(roomsBody, h("tr", {}, h("td", { colspan: 6, class: "muted", text: "No rooms yet: create one." })));
+    replace(roomsBody, h("tr", {}, h("td", { colspan: 6, class: "muted", text: t("No rooms yet: create one.") })));
     return;
   }
   replace(roomsBody, rooms.map((room) => roomRow(app, room)));
@@ -84,27 +87,27 @@ function roomRow(app, room) {
   const ask = async (t) => {
     let password = null;
     if (room.password) {
-      password = window.prompt(`Password for ${room.title}`);
+      password = window.prompt(t("Password for {title}", { title: room.title }));
       if (password === null) return;
     }
     await app.run({ t, room: room.id, password });
   };
-  const statusText = { waiting: "Waiting", playing: "Playing", finished: "Finished" }[room.status] || room.status;
+  const statusText = t({ waiting: "Waiting", playing: "Playing", finished: "Finished" }[room.status] || room.status);
   return h("tr", { testid: "room-row", dataset: { room: room.id, game: room.game } },
     h("td", { text: game ? game.title : room.game }),
     h("td", {},
       room.password ? lockIcon() : null,
       h("span", { class: "room-title", text: room.title }), " ",
       roomLink(room.id)),
-    h("td", { title: room.seats.map((s) => s.name).join(", "), dataset: { label: "Seats" }, text: `${room.seats.length}/${room.max_seats}` }),
+    h("td", { title: room.seats.map((s) => s.name).join(", "), dataset: { label: t("Seats") }, text: `${room.seats.length}/${room.max_seats}` }),
     h("td", {}, h("span", { class: `status status-${room.status}`, text: statusText })),
-    h("td", { dataset: { label: "Watching" }, text: String(room.spectators.length) }),
+    h("td", { dataset: { label: t("Watching") }, text: String(room.spectators.length) }),
     h("td", { class: "actions" },
       inside
-        ? h("button", { type: "button", class: "primary small", onclick: () => app.openRoom(room.id), text: "Open" })
+        ? h("button", { type: "button", class: "primary small", onclick: () => app.openRoom(room.id), text: t("Open") })
         : [
-            h("button", { type: "button", class: "primary small", testid: "join-room", disabled: full || room.status !== "waiting", onclick: () => ask("join"), text: "Join" }),
-            h("button", { type: "button", class: "small", testid: "spectate-room", onclick: () => ask("spectate"), text: "Watch" }),
+            h("button", { type: "button", class: "primary small", testid: "join-room", disabled: full || room.status !== "waiting", onclick: () => ask("join"), text: t("Join") }),
+            h("button", { type: "button", class: "small", testid: "spectate-room", onclick: () => ask("spectate"), text: t("Watch") }),
           ]),
   );
 }
@@ -112,7 +115,7 @@ function roomRow(app, room) {
 function fillRecent(app) {
   const recent = app.state.recent;
   if (recent.length === 0) {
-    replace(recentEl, h("li", { class: "muted", text: "No finished games yet." }));
+    replace(recentEl, h("li", { class: "muted", text: t("No finished games yet.") }));
     return;
   }
   replace(recentEl, recent.map((game) => {
@@ -136,17 +139,17 @@ function fillLinked(app) {
   const ask = async (t) => {
     let password = null;
     if (room.password) {
-      password = window.prompt(`Password for ${room.title}`);
+      password = window.prompt(t("Password for {title}", { title: room.title }));
       if (password === null) return;
     }
     await app.run({ t, room: room.id, password });
   };
   const full = room.seats.length >= room.max_seats;
   replace(linkedEl, h("section", { class: "card banner linked", role: "status" },
-    h("span", {}, "You followed a link to ", h("b", { text: room.title }), " ", roomLink(room.id), ` (${room.seats.map((s) => s.name).join(", ") || "nobody seated yet"}). `),
-    h("button", { type: "button", class: "primary small", testid: "linked-join", disabled: full || room.status !== "waiting", onclick: () => ask("join"), text: "Join" }),
-    h("button", { type: "button", class: "small", testid: "linked-watch", onclick: () => ask("spectate"), text: "Watch" }),
-    h("button", { type: "button", class: "link small", "aria-label": "Dismiss", onclick: () => app.dropLink(), text: "×" })));
+    h("span", {}, `${t("You followed a link to")} `, h("b", { text: room.title }), " ", roomLink(room.id), ` (${room.seats.map((s) => s.name).join(", ") || t("nobody seated yet")}). `),
+    h("button", { type: "button", class: "primary small", testid: "linked-join", disabled: full || room.status !== "waiting", onclick: () => ask("join"), text: t("Join") }),
+    h("button", { type: "button", class: "small", testid: "linked-watch", onclick: () => ask("spectate"), text: t("Watch") }),
+    h("button", { type: "button", class: "link small", "aria-label": t("Dismiss"), onclick: () => app.dropLink(), text: "×" })));
 }
 
 function createForm(app) {
@@ -154,8 +157,8 @@ function createForm(app) {
   gameSelect = h("select", { id: "create-game", name: "game", testid: "create-game", onchange: () => fillSettings(app) },
     games.map((g) => h("option", { value: g.id, text: g.title })));
   settingsBox = h("fieldset", { class: "settings" });
-  const title = h("input", { id: "create-title", name: "title", type: "text", maxlength: 60, placeholder: "optional", testid: "create-title" });
-  const password = h("input", { id: "create-password", name: "password", type: "password", maxlength: 60, placeholder: "optional", autocomplete: "new-password", testid: "create-password" });
+  const title = h("input", { id: "create-title", name: "title", type: "text", maxlength: 60, placeholder: t("optional"), testid: "create-title" });
+  const password = h("input", { id: "create-password", name: "password", type: "password", maxlength: 60, placeholder: t("optional"), autocomplete: "new-password", testid: "create-password" });
   const form = h("form", {
     class: "create", testid: "create-form",
     onsubmit: async (e) => {
@@ -165,11 +168,11 @@ function createForm(app) {
       await app.run({ t: "create", game: gameSelect.value, settings, title: title.value.trim() || null, password: password.value || null });
     },
   },
-    h("div", { class: "field" }, h("label", { for: "create-game", text: "Game" }), gameSelect),
-    h("div", { class: "field" }, h("label", { for: "create-title", text: "Room name" }), title),
-    h("div", { class: "field" }, h("label", { for: "create-password", text: "Password" }), password),
-    h("details", {}, h("summary", { text: "Game settings" }), settingsBox),
-    h("button", { type: "submit", class: "primary", testid: "create-room", text: "Create and sit down" }),
+    h("div", { class: "field" }, h("label", { for: "create-game", text: t("Game") }), gameSelect),
+    h("div", { class: "field" }, h("label", { for: "create-title", text: t("Room name") }), title),
+    h("div", { class: "field" }, h("label", { for: "create-password", text: t("Password") }), password),
+    h("details", {}, h("summary", { text: t("Game settings") }), settingsBox),
+    h("button", { type: "submit", class: "primary", testid: "create-room", text: t("Create and sit down") }),
   );
   fillSettings(app);
   return form;
@@ -185,9 +188,9 @@ function fillSettings(app) {
     if (!groups.has(group)) groups.set(group, []);
     groups.get(group).push(s);
   }
-  replace(settingsBox, h("legend", { text: `${game.title} settings` }),
+  replace(settingsBox, h("legend", { text: t("{game} settings", { game: game.title }) }),
     [...groups].map(([group, settings]) => h("fieldset", { class: "setting-group", testid: "setting-group", dataset: { group } },
-      h("legend", { text: group }), settings.map(settingField))));
+      h("legend", { text: t(group) }), settings.map(settingField))));
 }
 
 /** A choice in words: the browser's own (translated) labels first (labels.js), then the
@@ -197,7 +200,7 @@ function optionLabel(s, value) {
   if (translated !== String(value)) return translated;
   const labels = s.choice_labels || {};
   if (Object.hasOwn(labels, value)) return labels[value];
-  return value === "" ? "(default)" : String(value).replaceAll("_", " ");
+  return value === "" ? t("(default)") : String(value).replaceAll("_", " ");
 }
 
 function settingField(s) {
@@ -255,7 +258,7 @@ function readSettings(app) {
 
 /** A padlock drawn inline (no icon font, no emoji font needed). */
 function lockIcon() {
-  const span = h("span", { class: "lock", role: "img", "aria-label": "Password required", title: "Password required", testid: "room-lock" });
+  const span = h("span", { class: "lock", role: "img", "aria-label": t("Password required"), title: t("Password required"), testid: "room-lock" });
   span.innerHTML = '<svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="1.8" fill="none"/></svg>';
   return span;
 }

@@ -2,6 +2,7 @@
 // localStorage, so a reload logs in again and takes back any seat held for us.
 
 import { h } from "./ui.js";
+import { t } from "./i18n.js";
 
 export function renderLogin(app) {
   const input = h("input", {
@@ -16,12 +17,12 @@ export function renderLogin(app) {
       if (name) app.login(name);
     },
   },
-    h("h2", { text: "Welcome to the game hall" }),
-    h("p", { class: "muted", text: "Pick a name to play under. Letters, digits and _ work everywhere (legacy clients are stricter than the browser)." }),
+    h("h2", { text: t("Welcome to the game hall") }),
+    h("p", { class: "muted", text: t("Pick a name to play under. Letters, digits and _ work everywhere (legacy clients are stricter than the browser).") }),
     app.state.loginError ? h("p", { class: "banner error", role: "alert", testid: "login-error", text: app.state.loginError }) : null,
-    h("label", { for: "name-input", text: "Your name" }),
+    h("label", { for: "name-input", text: t("Your name") }),
     input,
-    h("button", { type: "submit", class: "primary", testid: "login-button", text: "Enter the hall" }),
+    h("button", { type: "submit", class: "primary", testid: "login-button", text: t("Enter the hall") }),
   );
   queueMicrotask(() => input.focus());
   return form;

@@ -1,5 +1,8 @@
 // Words for replays and "Recent games": a finished room's result and a step's events.
 
+import { t } from "./i18n.js";
+import "./i18n-de.js";
+
 const TERMINATIONS = {
   normal: "The game was played to its end.",
   resigned: "A player resigned.",
@@ -13,21 +16,22 @@ const TERMINATIONS = {
 
 /** Why a game ended, in words. */
 export function terminationText(termination) {
-  return TERMINATIONS[termination] || (termination ? `It ended: ${String(termination).replaceAll("_", " ")}.` : "It ended.");
+  if (TERMINATIONS[termination]) return t(TERMINATIONS[termination]);
+  return termination ? t("It ended: {why}.", { why: String(termination).replaceAll("_", " ") }) : t("It ended.");
 }
 
 /** "ann 8, bob 5, carl 3" (best first) and who won. */
 export function scoreLine(result) {
   const names = result.names || {};
   const scores = Object.entries(result.scores || {}).sort((a, b) => b[1] - a[1]);
-  return scores.map(([seat, score]) => `${names[seat] || `seat ${seat}`} ${score}`).join(", ");
+  return scores.map(([seat, score]) => `${names[seat] || t("seat {n}", { n: seat })} ${score}`).join(", ");
 }
 
 export function winnersLine(result) {
   const names = result.names || {};
-  const winners = (result.winners || []).map((seat) => names[String(seat)] || `seat ${seat}`);
-  if (winners.length === 0) return "Nobody won.";
-  return winners.length === 1 ? `${winners[0]} won.` : `${winners.join(" and ")} won.`;
+  const winners = (result.winners || []).map((seat) => names[String(seat)] || t("seat {n}", { n: seat }));
+  if (winners.length === 0) return t("Nobody won.");
+  return winners.length === 1 ? t("{name} won.", { name: winners[0] }) : t("{names} won.", { names: winners.join(t(" and ")) });
 }
 
 /** The result panel's lines for a replay (or a "Recent games" entry). */
@@ -36,7 +40,7 @@ export function resultLines(replay) {
   const lines = [];
   if (result.termination !== "closed_by_host" && result.termination !== "abandoned") lines.push(winnersLine(result));
   const scores = scoreLine(result);
-  if (scores) lines.push(`Scores: ${scores}.`);
+  if (scores) lines.push(t("Scores: {scores}.", { scores }));
   lines.push(terminationText(result.termination));
   if (result.reason) lines.push(String(result.reason));
   return lines;
@@ -45,11 +49,11 @@ export function resultLines(replay) {
 /** A line for an event of a replay step (null: not worth a line). */
 export function describeEvent(ev) {
   switch (ev.type) {
-    case "SeatJoined": return `${ev.name} sat down.`;
-    case "SeatLeft": return `${ev.name} left.`;
-    case "SeatAway": return `${ev.name} lost the connection.`;
-    case "SeatBack": return `${ev.name} is back.`;
-    case "SeatRenamed": return `${ev.old} is now ${ev.new}.`;
+    case "SeatJoined": return t("{name} sat down.", { name: ev.name });
+    case "SeatLeft": return t("{name} left.", { name: ev.name });
+    case "SeatAway": return t("{name} lost the connection.", { name: ev.name });
+    case "SeatBack": return t("{name} is back.", { name: ev.name });
+    case "SeatRenamed": return t("{old} is now {new}.", { old: ev.old, new: ev.new });
     default: {
       if (typeof ev.text === "string" && ev.text) return ev.text;
       // "RoundWon" with {seat: 0, name: "ann", points: 2, cards: [...]} -> "Round won: ann, points 2"

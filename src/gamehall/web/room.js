@@ -13,7 +13,7 @@ export const CHAT_MAX = 1000;
 /** A room's id as a link to its own page (/room/ID): what a host passes to `gamehall replay`,
  * and what a player shares. */
 export function roomLink(roomId) {
-  return h("a", { class: "room-id", href: `/room/${encodeURIComponent(roomId)}`, testid: "room-link", title: "This room's own address: share it", text: roomId });
+  return h("a", { class: "room-id", href: `/room/${encodeURIComponent(roomId)}`, testid: "room-link", title: t("This room's own address: share it"), text: roomId });
 }
 
 export function renderRoom(app, main) {
@@ -22,8 +22,8 @@ export function renderRoom(app, main) {
   if (!room) { app.toLobby(); return; }
   if (!current || current.roomId !== roomId || current.root.parentNode !== main) {
     const header = h("header", { class: "room-header" });
-    const table = h("section", { class: "table-area", "aria-label": "Table", testid: "table" });
-    const side = h("aside", { class: "side card", "aria-label": "Chat" }, h("h2", { text: t("Chat") }), chatPanel(app, roomId));
+    const table = h("section", { class: "table-area", "aria-label": t("Table"), testid: "table" });
+    const side = h("aside", { class: "side card", "aria-label": t("Chat") }, h("h2", { text: t("Chat") }), chatPanel(app, roomId));
     const root = h("div", { class: "room", dataset: { room: roomId } }, header, h("div", { class: "room-body" }, table, side));
     current = { roomId, root, header, table };
     replace(main, root);
@@ -49,7 +49,7 @@ function fillHeader(app, room) {
     h("span", { text: s.name }),
     s.away ? h("span", { class: "muted", text: ` (${t("away")})` }) : null,
     operator && s.name.toLowerCase() !== me.toLowerCase() && !room.ended
-      ? h("button", { type: "button", class: "link small", testid: `kick-${s.seat}`, "aria-label": `Remove ${s.name}`, onclick: () => run({ t: "kick", seat: s.seat }), text: t("remove") })
+      ? h("button", { type: "button", class: "link small", testid: `kick-${s.seat}`, "aria-label": t("Remove {name}", { name: s.name }), onclick: () => run({ t: "kick", seat: s.seat }), text: t("remove") })
       : null)) : [];
   replace(current.header,
     h("div", { class: "row spread" },
@@ -138,18 +138,18 @@ function fillTable(app, room, force = false) {
 
 /** A chat panel: the room's chat (or, for roomId null, the hall's) plus private and broadcast lines. */
 export function chatPanel(app, roomId) {
-  const logEl = h("ol", { class: "chat-log", role: "log", "aria-live": "polite", "aria-label": "Messages", testid: "chat-log" });
-  const scope = h("select", { "aria-label": "Send to", testid: "chat-scope", onchange: () => { to.hidden = scope.value !== "private"; } },
-    roomId ? h("option", { value: "room", text: "Room" }) : null,
-    h("option", { value: "broadcast", text: "Everyone" }),
-    h("option", { value: "private", text: "Private…" }));
-  const to = h("input", { type: "text", placeholder: "name", "aria-label": "Private message to", maxlength: 32, hidden: true, testid: "chat-to", class: "to" });
+  const logEl = h("ol", { class: "chat-log", role: "log", "aria-live": "polite", "aria-label": t("Messages"), testid: "chat-log" });
+  const scope = h("select", { "aria-label": t("Send to"), testid: "chat-scope", onchange: () => { to.hidden = scope.value !== "private"; } },
+    roomId ? h("option", { value: "room", text: t("Room") }) : null,
+    h("option", { value: "broadcast", text: t("Everyone") }),
+    h("option", { value: "private", text: t("Private…") }));
+  const to = h("input", { type: "text", placeholder: t("name"), "aria-label": t("Private message to"), maxlength: 32, hidden: true, testid: "chat-to", class: "to" });
   const left = h("small", { class: "muted chat-left", testid: "chat-left", "aria-live": "polite" });
   const text = h("input", {
-    type: "text", placeholder: "Say something", "aria-label": "Message", maxlength: CHAT_MAX, required: true, testid: "chat-input",
+    type: "text", placeholder: t("Say something"), "aria-label": t("Message"), maxlength: CHAT_MAX, required: true, testid: "chat-input",
     oninput: () => {
       const remaining = CHAT_MAX - text.value.length;
-      left.textContent = remaining <= 100 ? `${remaining} characters left` : "";
+      left.textContent = remaining <= 100 ? t("{n} characters left", { n: remaining }) : "";
     },
   });
   const form = h("form", {
@@ -171,7 +171,7 @@ export function chatPanel(app, roomId) {
       }
       if (await app.run(msg)) { text.value = ""; left.textContent = ""; }
     },
-  }, scope, to, text, h("button", { type: "submit", testid: "chat-send", text: "Send" }), left);
+  }, scope, to, text, h("button", { type: "submit", testid: "chat-send", text: t("Send") }), left);
   panels = panels.filter((p) => p.logEl.isConnected);
   panels.push({ roomId, logEl });
   fillLog(app, roomId, logEl);
