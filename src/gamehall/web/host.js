@@ -5,6 +5,8 @@
 // 401 without it. The token is asked for once and kept for this tab only (sessionStorage).
 
 import { h, replace } from "./ui.js";
+import { t, translateStatic } from "./i18n.js";
+import "./i18n-de.js";
 
 const STORAGE_TOKEN = "gamehall.operatorToken";
 const POLL_MS = 2000;
@@ -54,35 +56,35 @@ function showLogin(reason) {
       start();
     },
   },
-    h("h2", { text: "Host console" }),
-    h("p", { class: "muted", text: "The operator token is the one the server was started with (--operator-token, operator_token in the configuration, or GAMEHALL_OPERATOR_TOKEN)." }),
+    h("h2", { text: t("Host console") }),
+    h("p", { class: "muted", text: t("The operator token is the one the server was started with (--operator-token, operator_token in the configuration, or GAMEHALL_OPERATOR_TOKEN).") }),
     reason ? h("p", { class: "banner", role: "status", testid: "host-login-error", text: reason }) : null,
-    h("label", { for: "token-input", text: "Operator token" }), input,
-    h("button", { type: "submit", class: "primary", testid: "host-login-button", text: "Open the console" })));
+    h("label", { for: "token-input", text: t("Operator token") }), input,
+    h("button", { type: "submit", class: "primary", testid: "host-login-button", text: t("Open the console") })));
   queueMicrotask(() => input.focus());
 }
 
 function build() {
-  const noticeInput = h("input", { type: "text", maxlength: 1000, required: true, placeholder: "A message to everyone", "aria-label": "Notice", testid: "host-notice-input" });
+  const noticeInput = h("input", { type: "text", maxlength: 1000, required: true, placeholder: t("A message to everyone"), "aria-label": t("Notice"), testid: "host-notice-input" });
   view = {
     charts: h("div", { class: "host-charts", testid: "host-charts" }),
     rooms: h("tbody", { testid: "host-rooms" }),
     summary: h("p", { class: "muted", testid: "host-summary" }),
   };
   replace(main, h("div", { class: "host" },
-    h("section", { class: "card" }, h("h2", { text: "Server" }), view.summary, view.charts),
+    h("section", { class: "card" }, h("h2", { text: t("Server") }), view.summary, view.charts),
     h("section", { class: "card" },
-      h("h2", { text: "Notice to the whole hall" }),
+      h("h2", { text: t("Notice to the whole hall") }),
       h("form", { class: "row", testid: "host-notice",
         onsubmit: async (e) => {
           e.preventDefault();
-          try { await api("POST", "/api/host/notice", { text: noticeInput.value }); noticeInput.value = ""; toast("Notice sent."); }
+          try { await api("POST", "/api/host/notice", { text: noticeInput.value }); noticeInput.value = ""; toast(t("Notice sent.")); }
           catch (err) { handle(err); }
-        } }, noticeInput, h("button", { type: "submit", class: "primary", testid: "host-notice-send", text: "Send" }))),
+        } }, noticeInput, h("button", { type: "submit", class: "primary", testid: "host-notice-send", text: t("Send") }))),
     h("section", { class: "card" },
-      h("h2", { text: "Rooms" }),
+      h("h2", { text: t("Rooms") }),
       h("div", { class: "table-scroll" }, h("table", { class: "rooms" },
-        h("thead", {}, h("tr", {}, ["Room", "Game", "Status", "Players", "Watching", ""].map((text) => h("th", { scope: "col", text })))),
+        h("thead", {}, h("tr", {}, ["Room", "Game", "Status", "Players", "Watching", ""].map((text) => h("th", { scope: "col", text: text ? t(text) : "" })))),
         view.rooms)))));
 }
 
@@ -105,7 +107,7 @@ async function refresh() {
 
 function fillRooms(rooms) {
   if (rooms.length === 0) {
-    replace(view.rooms, h("tr", {}, h("td", { colspan: 6, class: "muted", text: "No rooms." })));
+    replace(view.rooms, h("tr", {}, h("td", { colspan: 6, class: "muted", text: t("No rooms.") })));
     return;
   }
   replace(view.rooms, rooms.map((room) => h("tr", { testid: "host-room", dataset: { room: room.id } },
@@ -113,17 +115,17 @@ function fillRooms(rooms) {
     h("td", { text: room.game }),
     h("td", { text: room.status }),
     h("td", {}, h("ul", { class: "plain" }, room.seats.map((s) => h("li", { testid: "host-player" },
-      `${s.name} (${s.bot ? "bot" : s.protocol || "?"}${s.away ? ", away" : ""}) `,
-      s.bot ? null : h("button", { type: "button", class: "link small", testid: `host-kick-${s.name}`, text: "remove",
+      `${s.name} (${s.bot ? t("bot") : s.protocol || "?"}${s.away ? `, ${t("away")}` : ""}) `,
+      s.bot ? null : h("button", { type: "button", class: "link small", testid: `host-kick-${s.name}`, text: t("remove"),
         onclick: async () => {
-          if (!window.confirm(`Remove ${s.name} from every room and disconnect them?`)) return;
-          try { await api("POST", `/api/host/users/${encodeURIComponent(s.name)}/kick`, {}); toast(`${s.name} removed.`); refresh(); } catch (err) { handle(err); }
+          if (!window.confirm(t("Remove {name} from every room and disconnect them?", { name: s.name }))) return;
+          try { await api("POST", `/api/host/users/${encodeURIComponent(s.name)}/kick`, {}); toast(t("{name} removed.", { name: s.name })); refresh(); } catch (err) { handle(err); }
         } }))))),
     h("td", { text: room.spectators.join(", ") || "—" }),
-    h("td", {}, h("button", { type: "button", class: "small", testid: "host-close", text: "Close",
+    h("td", {}, h("button", { type: "button", class: "small", testid: "host-close", text: t("Close"),
       onclick: async () => {
-        if (!window.confirm(`Close ${room.title} (${room.id}) for everyone?`)) return;
-        try { await api("POST", `/api/host/rooms/${encodeURIComponent(room.id)}/close`, {}); toast(`${room.id} closed.`); refresh(); } catch (err) { handle(err); }
+        if (!window.confirm(t("Close {title} ({id}) for everyone?", { title: room.title, id: room.id }))) return;
+        try { await api("POST", `/api/host/rooms/${encodeURIComponent(room.id)}/close`, {}); toast(t("{id} closed.", { id: room.id })); refresh(); } catch (err) { handle(err); }
       } })))));
 }
 
@@ -149,9 +151,9 @@ function addFigures(figures) {
   push(series.rooms, figures.rooms);
   push(series.actions, Math.max(0, actionsPerS));
   push(series.p99, p99 === null || !Number.isFinite(p99) ? 0 : p99);
-  const p99Text = (v) => (p99 === null ? "no actions" : !Number.isFinite(p99) ? "> 10 s" : v >= 1 ? v.toFixed(0) : v.toFixed(2));
+  const p99Text = (v) => (p99 === null ? t("no actions") : !Number.isFinite(p99) ? "> 10 s" : v >= 1 ? v.toFixed(0) : v.toFixed(2));
   previous = { at: now, figures };
-  view.summary.textContent = `${figures.users} users online, ${figures.seats} seats taken.`;
+  view.summary.textContent = t("{users} users online, {seats} seats taken.", { users: figures.users, seats: figures.seats });
   replace(view.charts,
     chart("Connections", series.connections, (v) => String(Math.round(v))),
     chart("Rooms", series.rooms, (v) => String(Math.round(v))),
@@ -174,11 +176,11 @@ function chart(title, values, format) {
   const points = values.map((v, i) => `${(offset + i * step).toFixed(1)},${(height - 2 - (v / max) * (height - 6)).toFixed(1)}`).join(" ");
   const last = values.length ? values[values.length - 1] : 0;
   const figure = h("figure", { class: "host-chart", testid: "host-chart", dataset: { title } },
-    h("figcaption", {}, h("span", { text: title }), h("b", { testid: "host-chart-value", text: ` ${format(last)}` })));
+    h("figcaption", {}, h("span", { text: t(title) }), h("b", { testid: "host-chart-value", text: ` ${format(last)}` })));
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `${title}: ${format(last)} now, at most ${format(max)} in the last two minutes`);
+  svg.setAttribute("aria-label", t("{title}: {now} now, at most {max} in the last two minutes", { title: t(title), now: format(last), max: format(max) }));
   const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
   line.setAttribute("points", points);
   line.setAttribute("fill", "none");
@@ -191,7 +193,7 @@ function chart(title, values, format) {
 
 function start() {
   clearInterval(pollTimer);
-  replace(main, h("p", { class: "muted", text: "Loading…" }));
+  replace(main, h("p", { class: "muted", text: t("Loading…") }));
   refresh();
   pollTimer = setInterval(refresh, POLL_MS);
 }
@@ -202,5 +204,6 @@ logoutButton.addEventListener("click", () => {
   showLogin(null);
 });
 
+translateStatic();
 if (token) start();
 else showLogin(null);

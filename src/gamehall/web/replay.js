@@ -9,6 +9,7 @@ import { h, replace } from "./ui.js";
 import * as generic from "./games/generic.js";
 import { RENDERERS } from "./games/index.js";
 import { describeEvent, resultLines } from "./replay-text.js";
+import { t, translateStatic } from "./i18n.js";
 
 const main = document.getElementById("main");
 const roomId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -32,7 +33,7 @@ const app = {
 };
 
 async function boot() {
-  replace(main, h("p", { class: "muted", text: "Loading the replay…" }));
+  replace(main, h("p", { class: "muted", text: t("Loading the replay…") }));
   let replay;
   try {
     const response = await fetch(`/api/rooms/${encodeURIComponent(roomId)}/replay`);
@@ -41,16 +42,16 @@ async function boot() {
     replay = body;
   } catch (err) {
     replace(main, h("section", { class: "card", testid: "replay-missing" },
-      h("h2", { text: "No replay" }),
-      h("p", { text: `Room ${roomId}: ${err.message}` }),
-      h("p", {}, h("a", { href: "/", text: "Back to the lobby" }))));
+      h("h2", { text: t("No replay") }),
+      h("p", { text: t("Room {id}: {reason}", { id: roomId, reason: err.message }) }),
+      h("p", {}, h("a", { href: "/", text: t("Back to the lobby") }))));
     return;
   }
   player.replay = replay;
   if (Object.hasOwn(RENDERERS, replay.game)) {
     try { player.renderer = await RENDERERS[replay.game](); } catch (err) { console.error(err); }
   }
-  document.title = `Replay: ${replay.title} · gamehall`;
+  document.title = `${t("Replay: {title}", { title: replay.title })} · gamehall`;
   build();
   const start = Number(new URLSearchParams(location.search).get("step"));
   go(Number.isInteger(start) && start > 0 ? start : 0);
@@ -62,34 +63,34 @@ function build() {
   const replay = player.replay;
   const last = replay.steps.length - 1;
   const button = (testid, text, label, onclick) => h("button", { type: "button", testid, "aria-label": label, onclick, text });
-  const slider = h("input", { type: "range", min: "0", max: String(last), value: "0", "aria-label": "Step", testid: "replay-slider",
+  const slider = h("input", { type: "range", min: "0", max: String(last), value: "0", "aria-label": t("Step"), testid: "replay-slider",
     oninput: () => { stop(); go(Number(slider.value)); } });
   els = {
     slider,
     counter: h("span", { class: "muted", testid: "replay-step", "aria-live": "polite" }),
-    play: button("replay-play", "▶ Play", "Play", () => (player.timer ? stop() : play())),
-    table: h("section", { class: "table-area", "aria-label": "Table", testid: "table" }),
-    log: h("ol", { class: "chat-log", testid: "replay-events", "aria-label": "What happened" }),
+    play: button("replay-play", `▶ ${t("Play")}`, t("Play"), () => (player.timer ? stop() : play())),
+    table: h("section", { class: "table-area", "aria-label": t("Table"), testid: "table" }),
+    log: h("ol", { class: "chat-log", testid: "replay-events", "aria-label": t("What happened") }),
     result: h("section", { class: "card result", testid: "replay-result", hidden: true }),
   };
   replace(main, h("div", { class: "room replay", dataset: { room: replay.room_id } },
     h("header", { class: "room-header" },
       h("div", { class: "row spread" },
         h("div", {},
-          h("a", { class: "button small", href: "/", testid: "back-to-lobby", text: "← Lobby" }),
+          h("a", { class: "button small", href: "/", testid: "back-to-lobby", text: t("← Lobby") }),
           h("h2", { class: "inline", text: replay.title }),
           h("span", { class: "muted", text: ` ${replay.game_title || replay.game} · ` }),
           h("code", { class: "room-id", testid: "room-id", text: replay.room_id })),
         h("div", { class: "controls replay-controls" },
-          button("replay-first", "« First", "First step", () => { stop(); go(0); }),
-          button("replay-back", "‹ Back", "Back one step", () => { stop(); go(player.index - 1); }),
+          button("replay-first", `« ${t("First")}`, t("First step"), () => { stop(); go(0); }),
+          button("replay-back", `‹ ${t("Back")}`, t("Back one step"), () => { stop(); go(player.index - 1); }),
           els.play,
-          button("replay-forward", "Forward ›", "Forward one step", () => { stop(); go(player.index + 1); }),
-          button("replay-last", "Last »", "Last step", () => { stop(); go(last); }))),
+          button("replay-forward", `${t("Forward")} ›`, t("Forward one step"), () => { stop(); go(player.index + 1); }),
+          button("replay-last", `${t("Last")} »`, t("Last step"), () => { stop(); go(last); }))),
       h("div", { class: "row" }, els.slider, els.counter)),
     els.result,
     h("div", { class: "room-body" }, els.table,
-      h("aside", { class: "side card", "aria-label": "Events" }, h("h2", { text: "This step" }), els.log))));
+      h("aside", { class: "side card", "aria-label": t("Events") }, h("h2", { text: t("This step") }), els.log))));
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
     if (e.key === "ArrowRight") { stop(); go(player.index + 1); }
@@ -105,7 +106,7 @@ function go(index) {
   const step = steps[index];
   feedRenderer(index);
   els.slider.value = String(index);
-  els.counter.textContent = ` Step ${index} of ${steps.length - 1}${step.kind === "start" ? "" : ` · ${kindText(step, index)}`}`;
+  els.counter.textContent = ` ${t("Step {n} of {of}", { n: index, of: steps.length - 1 })}${step.kind === "start" ? "" : ` · ${kindText(step, index)}`}`;
   const room = player.room;
   room.view = step.view;
   const info = roomInfo(step);
@@ -125,7 +126,7 @@ function go(index) {
   }
   const lines = step.events.map((ev) => describeEvent(ev)).filter(Boolean);
   replace(els.log, lines.length ? lines.map((text) => h("li", { class: "line system", text }))
-    : h("li", { class: "line muted", text: "Nothing a spectator could see." }));
+    : h("li", { class: "line muted", text: t("Nothing a spectator could see.") }));
   showResult(index === steps.length - 1);
   const url = new URL(location.href);
   if (index) url.searchParams.set("step", String(index)); else url.searchParams.delete("step");
@@ -157,20 +158,21 @@ function roomInfo(step) {
 }
 
 function kindText(step, index) {
-  const who = step.seat === null ? "" : ` by ${(player.replay.steps[index].names[String(step.seat)] || player.replay.steps[Math.max(0, index - 1)].names[String(step.seat)] || `seat ${step.seat}`)}`;
+  const name = step.seat === null ? "" : (player.replay.steps[index].names[String(step.seat)] || player.replay.steps[Math.max(0, index - 1)].names[String(step.seat)] || t("seat {n}", { n: step.seat }));
+  const who = step.seat === null ? "" : ` ${t("by {name}", { name })}`;
   const words = { join: "someone sat down", leave: "a seat was left", act: "a move", timeout: "time ran out", start: "the game started", away: "a player lost the connection", back: "a player came back", rename: "a player was renamed" };
-  return `${words[step.kind] || step.kind}${step.kind === "act" || step.kind === "away" || step.kind === "back" ? who : ""}`;
+  return `${words[step.kind] ? t(words[step.kind]) : step.kind}${step.kind === "act" || step.kind === "away" || step.kind === "back" ? who : ""}`;
 }
 
 function showResult(visible) {
   els.result.hidden = !visible;
   if (!visible) return;
-  replace(els.result, h("h2", { text: "Result" }), resultLines(player.replay).map((text) => h("p", { text })));
+  replace(els.result, h("h2", { text: t("Result") }), resultLines(player.replay).map((text) => h("p", { text })));
 }
 
 function play() {
   if (player.index >= player.replay.steps.length - 1) go(0);
-  els.play.textContent = "⏸ Pause";
+  els.play.textContent = `⏸ ${t("Pause")}`;
   player.timer = setInterval(() => {
     if (player.index >= player.replay.steps.length - 1) { stop(); return; }
     go(player.index + 1);
@@ -180,7 +182,8 @@ function play() {
 function stop() {
   clearInterval(player.timer);
   player.timer = 0;
-  if (els) els.play.textContent = "▶ Play";
+  if (els) els.play.textContent = `▶ ${t("Play")}`;
 }
 
+translateStatic();
 boot();
