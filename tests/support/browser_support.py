@@ -91,9 +91,13 @@ def launched_chromium(sync_api: Any) -> Iterator[Any]:
 
 
 @contextlib.contextmanager
-def fresh_page(browser: Any, *, width: int, height: int, step_ms: int) -> Iterator[Any]:
-    """A fresh browser context (empty localStorage); fails the test on any page error."""
-    context = browser.new_context(viewport={"width": width, "height": height})
+def fresh_page(
+    browser: Any, *, width: int, height: int, step_ms: int, locale: str | None = None
+) -> Iterator[Any]:
+    """A fresh browser context (empty localStorage; ``locale`` is the browser's language, e.g.
+    "de-DE", which the page's language follows); fails the test on any page error."""
+    extra = {"locale": locale} if locale else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, **extra)
     try:
         page = context.new_page()
         errors: list[str] = []
