@@ -67,9 +67,7 @@ def enter(page: Any, url: str, name: str) -> None:
     page.get_by_test_id("create-room").wait_for()
 
 
-def test_a_german_browser_gets_a_german_lobby_boggle_and_mr_jack(
-    server: ServerThread, chromium: Any
-) -> None:
+def test_a_german_browser_gets_a_german_lobby_boggle_and_mr_jack(server: ServerThread, chromium: Any) -> None:
     with german_page(chromium) as anna, german_page(chromium) as ben:
         enter(anna, server.web_url, "anna")
         assert anna.locator("#rooms-heading").inner_text() == "Räume"
