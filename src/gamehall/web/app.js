@@ -257,10 +257,10 @@ const HANDLERS = {
   invited(msg) {
     // someone asks us to their table: a line in the hall chat with a link, and a toast
     const info = msg.room;
-    app.addLog(state.hallLog, { kind: "notice", text: `${msg.by} invites you to ${info.title} (${info.id}): open /room/${info.id} or find it in the lobby.` });
+    app.addLog(state.hallLog, { kind: "notice", text: t("{by} invites you to {title} ({id}): open /room/{id} or find it in the lobby.", { by: msg.by, title: info.title, id: info.id }) });
     roomLogChanged(app);
-    const link = h("a", { href: `/room/${encodeURIComponent(info.id)}`, testid: "invitation-link", text: `Go to ${info.title}` });
-    replace(toastEl, h("span", { text: `${msg.by} invites you to ${info.title}. ` }), link);
+    const link = h("a", { href: `/room/${encodeURIComponent(info.id)}`, testid: "invitation-link", text: t("Go to {title}", { title: info.title }) });
+    replace(toastEl, h("span", { text: `${t("{by} invites you to {title}.", { by: msg.by, title: info.title })} ` }), link);
     toastEl.hidden = false;
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => { toastEl.hidden = true; }, 15000);
@@ -365,7 +365,7 @@ async function followLink() {
     if (!response.ok) {
       state.linked = null;
       setAddress("/");
-      app.showError({ reason: `There is no room ${roomId}.` });
+      app.showError({ reason: t("There is no room {id}.", { id: roomId }) });
     }
   } catch (err) {
     console.warn("gamehall: cannot look up", roomId, err);
@@ -410,7 +410,7 @@ function endedText(msg) {
     shutdown: "The server is shutting down.",
     inactive: "You were removed for inactivity.",
   };
-  return words[msg.reason] || `This room has ended (${msg.text}).`;
+  return words[msg.reason] ? t(words[msg.reason]) : t("This room has ended ({why}).", { why: msg.text });
 }
 
 /** A log line for a room event, or null if the event is not worth a line. */
@@ -470,7 +470,7 @@ window.addEventListener("gamehall:lang", () => {
   if (state.screen !== "login" || !state.name) render();
 });
 if (state.name && state.token) { // a stored session: resume it (after "Log out" there is none)
-  replace(main, h("p", { class: "muted", text: "Connecting…" }));
+  replace(main, h("p", { class: "muted", text: t("Connecting…") }));
   conn.open();
 } else {
   show("login");

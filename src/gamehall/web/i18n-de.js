@@ -170,6 +170,17 @@ addTranslations("de", {
   "p99 latency (ms)": "p99-Latenz (ms)",
   "{title}: {now} now, at most {max} in the last two minutes": "{title}: jetzt {now}, höchstens {max} in den letzten zwei Minuten",
   "Loading…": "Lädt…",
+  // invitations and a room's end (app.js)
+  "{by} invites you to {title} ({id}): open /room/{id} or find it in the lobby.": "{by} lädt dich zu {title} ({id}) ein: öffne /room/{id} oder such den Raum in der Lobby.",
+  "Go to {title}": "Zu {title}",
+  "{by} invites you to {title}.": "{by} lädt dich zu {title} ein.",
+  "There is no room {id}.": "Es gibt keinen Raum {id}.",
+  "The game is over.": "Das Spiel ist vorbei.",
+  "The game was stopped.": "Das Spiel wurde abgebrochen.",
+  "You were removed from this room.": "Du wurdest aus diesem Raum entfernt.",
+  "The server is shutting down.": "Der Server fährt herunter.",
+  "You were removed for inactivity.": "Du wurdest wegen Inaktivität entfernt.",
+  "This room has ended ({why}).": "Dieser Raum ist geschlossen ({why}).",
   // preparing a word list
   "Preparing the dictionary…": "Das Wörterbuch wird vorbereitet…",
 });
