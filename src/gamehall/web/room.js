@@ -20,12 +20,12 @@ export function renderRoom(app, main) {
   const roomId = app.state.current;
   const room = app.state.rooms.get(roomId);
   if (!room) { app.toLobby(); return; }
-  if (!current || current.roomId !== roomId || current.root.parentNode !== main) {
+  if (!current || current.roomId !== roomId || current.root.parentNode !== main || current.lang !== lang()) { // a language switch rebuilds the chat box too
     const header = h("header", { class: "room-header" });
     const table = h("section", { class: "table-area", "aria-label": t("Table"), testid: "table" });
     const side = h("aside", { class: "side card", "aria-label": t("Chat") }, h("h2", { text: t("Chat") }), chatPanel(app, roomId));
     const root = h("div", { class: "room", dataset: { room: roomId } }, header, h("div", { class: "room-body" }, table, side));
-    current = { roomId, root, header, table };
+    current = { roomId, root, header, table, lang: lang() };
     replace(main, root);
   }
   fillHeader(app, room);
