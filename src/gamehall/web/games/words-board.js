@@ -214,7 +214,7 @@ export function boardArea(ctx, { canPlay, scrabble }) {
   active = { ctx, draft, board, rack, canPlay, send };
   return {
     board: h("div", { class: "wd-boardwrap" }, boardGrid(ctx, v, board, rack, draft, canPlay)),
-    rack: rack.length ? h("section", { class: "wd-panel wd-rackpanel", "aria-label": "Your rack" },
+    rack: rack.length ? h("section", { class: "wd-panel wd-rackpanel", "aria-label": tr("Your rack") },
       h("h3", { text: v.mode === "duplicate" ? tr("The rack (everyone plays it)") : tr("Your rack") }),
       rackRow(ctx, v, rack, draft, canPlay),
       blankChooser(ctx, draft),
@@ -232,7 +232,7 @@ function boardGrid(ctx, v, board, rack, draft, canPlay) {
       squares.push(square(ctx, v, board, rack, draft, canPlay, row, col, recent, ghostAt));
     }
   }
-  const grid = h("div", { class: "wd-board", role: "group", "aria-label": "Board, 15 by 15; rows A to O, columns 1 to 15", testid: "words-board" }, squares);
+  const grid = h("div", { class: "wd-board", role: "group", "aria-label": tr("Board, 15 by 15; rows A to O, columns 1 to 15"), testid: "words-board" }, squares);
   // Keyboard users keep their place: the squares are rebuilt on each change, so focus follows
   // the cursor square into the new board.
   const focused = document.activeElement;
@@ -310,7 +310,7 @@ function blankChooser(ctx, draft) {
   const pending = draft.tiles.find((t) => t.glyph === "?");
   if (!pending) return null;
   const input = h("input", {
-    type: "text", maxlength: 1, "aria-label": `Letter for the blank on ${squareName(pending.row, pending.col)}`,
+    type: "text", maxlength: 1, "aria-label": tr("Letter for the blank on {square}", { square: squareName(pending.row, pending.col) }),
     testid: "blank-letter", autocomplete: "off",
     oninput: (e) => {
       const letter = e.target.value.trim().toUpperCase();
@@ -406,4 +406,7 @@ addTranslations("de", {
   Pass: "Passen",
   "tiles not in one line": "Steine nicht in einer Linie",
   "Drag a tile onto the board, or click a square (twice for down) and type. Backspace undoes, Enter sends.": "Zieh einen Stein aufs Brett oder klicke ein Feld (zweimal für senkrecht) und tippe. Rücktaste nimmt zurück, Enter sendet.",
+  "Your rack": "Deine Steine",
+  "Board, 15 by 15; rows A to O, columns 1 to 15": "Spielbrett, 15 mal 15; Zeilen A bis O, Spalten 1 bis 15",
+  "Letter for the blank on {square}": "Buchstabe für den Joker auf {square}",
 }, "words");
