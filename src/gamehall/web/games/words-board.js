@@ -406,7 +406,6 @@ addTranslations("de", {
   Pass: "Passen",
   "tiles not in one line": "Steine nicht in einer Linie",
   "Drag a tile onto the board, or click a square (twice for down) and type. Backspace undoes, Enter sends.": "Zieh einen Stein aufs Brett oder klicke ein Feld (zweimal für senkrecht) und tippe. Rücktaste nimmt zurück, Enter sendet.",
-  "Your rack": "Deine Steine",
   "Board, 15 by 15; rows A to O, columns 1 to 15": "Spielbrett, 15 mal 15; Zeilen A bis O, Spalten 1 bis 15",
   "Letter for the blank on {square}": "Buchstabe für den Joker auf {square}",
 }, "words");
