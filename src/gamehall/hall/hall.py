@@ -13,10 +13,10 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from gamehall.hall.directory import LocalDirectory, RoomDirectory
+from gamehall.hall.directory import LocalDirectory, RoomDirectory, RoomRule
 from gamehall.hall.recovery import BotSeat, held_seats, restore_rooms, retake_seat
 from gamehall.hall.room import Room
 from gamehall.protocols._core import (
@@ -170,6 +170,22 @@ class Hall:
     def rooms(self, game: str | None = None) -> list[RoomInfo]:
         return [room.info() for room in self.directory.rooms(game)]
 
+    def rooms_matching(self, game: str, rule: RoomRule) -> Iterator[RoomInfo]:
+        """The rooms of ``game`` that satisfy ``rule``, first created first, from the
+        directory's index (no scan of every room). Lazy: each room's info is built when
+        reached, and a room that stopped matching meanwhile (the caller joined it) is skipped."""
+        for room in self.directory.matching(game, rule):
+            info = room.info()
+            if not room.closed and rule(info):
+                yield info
+
+    def seats_of(self, name: str) -> list[RoomInfo]:
+        """The rooms where ``name`` (ignoring case) holds a seat, from the directory's index."""
+        return [room.info() for room in self.directory.seated(name)]
+
+    def room_count(self, game: str | None = None) -> int:
+        return self.directory.count(game)
+
     def game_defaults(self, game: str) -> Mapping[str, JSON]:
         game_type = self._game_type(game)
         return game_type.schema.validate(self._defaults.get(game, {}))
@@ -296,6 +312,7 @@ class Hall:
             clock=self.clock,
             wall_time=self._wall_time,
             on_closed=self._room_closed,
+            on_changed=self.directory.changed,
             created_seq=self._room_counter,
             bot_driver=self.drive_seat,
         )

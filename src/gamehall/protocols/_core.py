@@ -16,7 +16,7 @@ import direction ``rules <- protocols <- hall <- server``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -405,6 +405,21 @@ class HallPort(Protocol):
         ...
 
     def rooms(self, game: str | None = None) -> list[RoomInfo]: ...
+
+    def rooms_matching(self, game: str, rule: Callable[[RoomInfo], bool]) -> Iterator[RoomInfo]:
+        """The rooms of ``game`` that satisfy ``rule`` (a module-level predicate: the hall keeps
+        an index per rule, updated as rooms change), first created first. Costs what it
+        yields, not the number of rooms; use it instead of filtering :meth:`rooms` in any
+        per-join path."""
+        ...
+
+    def seats_of(self, name: str) -> list[RoomInfo]:
+        """The rooms where ``name`` (ignoring case) holds a seat, from an index."""
+        ...
+
+    def room_count(self, game: str | None = None) -> int:
+        """How many rooms (of ``game``, or all) the hall holds, without listing them."""
+        ...
 
     def game_defaults(self, game: str) -> Mapping[str, JSON]: ...
 
