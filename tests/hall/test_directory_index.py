@@ -36,14 +36,16 @@ def full_scan_agrees(hall: Hall) -> None:
         scanned = [
             r.room_id for r in every if any(s.casefold() == name for s in r.info().seats.values())
         ]
-        assert [info.room_id for info in hall.seats_of(name)] == scanned
+        assert [room.room_id for room in hall.directory.seated(name)] == scanned
         assert [info.room_id for info in hall.seats_of(name.upper())] == scanned
     for rule in (placement.is_open, lobby_rule):
         scanned_open = sorted(
             (r.info() for r in every if r.game_type.game_id == "aah" and rule(r.info())),
             key=lambda info: info.created_seq,
         )
-        assert [i.room_id for i in hall.rooms_matching("aah", rule)] == [i.room_id for i in scanned_open]
+        expected = [i.room_id for i in scanned_open]
+        assert [room.room_id for room in hall.directory.matching("aah", rule)] == expected
+        assert [i.room_id for i in hall.rooms_matching("aah", rule)] == expected
 
 
 def random_step(rng: random.Random, hall: Hall, clock: FakeClock, sessions: dict[str, Session]) -> None:
