@@ -33,9 +33,7 @@ def full_scan_agrees(hall: Hall) -> None:
         assert hall.room_count(game) == sum(1 for r in every if r.game_type.game_id == game)
     assert hall.room_count() == len(every)
     for name in {n.casefold() for n in NAMES} | {"renamed"}:
-        scanned = [
-            r.room_id for r in every if any(s.casefold() == name for s in r.info().seats.values())
-        ]
+        scanned = [r.room_id for r in every if any(s.casefold() == name for s in r.info().seats.values())]
         assert [room.room_id for room in hall.directory.seated(name)] == scanned
         assert [info.room_id for info in hall.seats_of(name.upper())] == scanned
     for rule in (placement.is_open, lobby_rule):
