@@ -18,6 +18,8 @@ Four sources, each overriding the one before it:
        out_queue_limit_bytes = 1048576
        rate_limit_per_s = 50
        rate_limit_burst = 100
+       gc_freeze_s = 5        # collector: freeze survivors this often (0 = only at start)
+       gc_reclaim_s = 900     # collector: unfreeze and collect everything this often (0 = never)
 
        [ports]            # 0 switches a listener off
        aah = 11235
@@ -115,6 +117,8 @@ class ServerConfig:
     out_queue_limit_bytes: int = 1 << 20
     rate_limit_per_s: float = 50.0
     rate_limit_burst: int = 100
+    gc_freeze_s: float = 5.0
+    gc_reclaim_s: float = 900.0
     config_file: str | None = None
 
 
@@ -189,6 +193,8 @@ _OPTIONS: dict[str, _Option] = {
         _Option("out_queue_limit_bytes", "int", low=1024),
         _Option("rate_limit_per_s", "float", low=1),
         _Option("rate_limit_burst", "int", low=1),
+        _Option("gc_freeze_s", "float", low=0),
+        _Option("gc_reclaim_s", "float", low=0),
     )
 }
 

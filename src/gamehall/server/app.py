@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import importlib
 import logging
 import signal
@@ -44,6 +43,7 @@ from gamehall.hall import Hall
 from gamehall.protocols._core import Dialogue, Wire
 from gamehall.protocols.web.dialogue import WebDialogue
 from gamehall.server.clock import LoopClock
+from gamehall.server.collector import Collector
 from gamehall.server.connection import connection_factory
 from gamehall.server.limits import ConnectionLimits
 from gamehall.server.listeners import bound_port, start_tcp
@@ -105,6 +105,8 @@ class Server:
         self.config = config
         self.plan = dict(listen_plan(config) if listen is None else listen)
         self.metrics = ServerMetrics()
+        self.collector = Collector(config.gc_freeze_s, config.gc_reclaim_s)
+        self.collector.register(self.metrics.registry)
         self.tracker = ConnectionTracker(config.max_connections)
         self.ports: dict[str, int] = {}
         """Protocol -> bound port, for every listener that started."""
@@ -156,9 +158,9 @@ class Server:
             self._store.close()
             raise
         # What start-up built (modules, decks, lexicons, restored rooms) lives as long as the
-        # process: keep it out of every later full collection, whose pauses stall all tables.
-        gc.collect()
-        gc.freeze()
+        # process: keep it, and what lives on later, out of full collections, whose pauses
+        # stall all tables (gamehall.server.collector).
+        self.collector.start()
 
     async def _start_tcp_listeners(self, hall: Hall, clock: LoopClock) -> None:
         for entry in GAMES:
@@ -217,6 +219,7 @@ class Server:
         if self._stopped:
             return
         self._stopped = True
+        self.collector.stop()
         log.info("stopping: no new connections; closing rooms")
         for server in self._tcp.values():
             server.close()
