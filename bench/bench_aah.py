@@ -340,14 +340,15 @@ def run_games_part(tables: int, args: argparse.Namespace) -> None:
     """Part 1 for one table count: echo, server PING, then the games."""
     connections = tables * SEATS_PER_TABLE
     duration = min(args.duration, MAX_DURATION_S)
-    with echo_server(duration + QUIET_WAIT_S[0] + 60, core=SERVER_CORE if args.pin else None) as echo:
-        baseline = round_trips(echo, connections, duration, "echo (raw uvloop)")
+    transport_s = min(args.transport_duration or duration, MAX_DURATION_S)
+    with echo_server(transport_s + QUIET_WAIT_S[0] + 60, core=SERVER_CORE if args.pin else None) as echo:
+        baseline = round_trips(echo, connections, transport_s, "echo (raw uvloop)")
     settings = game_settings(tables, args.aplimit)
     gc_log = str(Path(tempfile.mkdtemp(prefix="gamehall-bench-gc-")) / "gc.log")
     core = SERVER_CORE if args.pin else None
     environ = server_environ(args.server_src)
     with gamehall_server(settings, core=core, environ=environ, gc_log=gc_log) as server:
-        ping = round_trips(server, connections, duration, "gamehall PING -> PONG")
+        ping = round_trips(server, connections, transport_s, "gamehall PING -> PONG")
         clients = args.clients or 1
         run = play_games(
             server,
@@ -501,6 +502,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--parts", default="games,idle", help="games,idle,profile,joins (comma-separated)")
     parser.add_argument("--tables", default="10,100,1000", help="concurrent table counts (max 1000)")
     parser.add_argument("--duration", type=float, default=10.0, help="measured seconds per run (max 60)")
+    parser.add_argument(
+        "--transport-duration",
+        type=float,
+        default=0.0,
+        help="seconds of the echo and PING rows (default: --duration)",
+    )
     parser.add_argument("--warmup", type=float, default=4.0, help="seconds of play before measuring")
     parser.add_argument("--clients", type=int, default=1, help="bot worker processes")
     parser.add_argument(
