@@ -105,8 +105,10 @@ class LocalDirectory:
     def __init__(self) -> None:
         self._rooms: dict[str, Room] = {}
         self._by_game: dict[str, dict[str, Room]] = {}
-        self._names_of: dict[str, frozenset[str]] = {}  # room id -> case-folded seat names
-        self._by_name: dict[str, _Ordered] = {}  # case-folded name -> rooms with a seat of it
+        # room id -> case-folded seat names; name -> the rooms with a seat of it, by creation
+        # (tuples: most names hold one seat, and a tuple of one is 48 bytes)
+        self._names_of: dict[str, tuple[str, ...]] = {}
+        self._by_name: dict[str, tuple[Room, ...]] = {}
         self._rules: dict[tuple[str, RoomRule], _Ordered] = {}
 
     def add(self, room: Room) -> None:
@@ -120,7 +122,7 @@ class LocalDirectory:
             return
         game_rooms = self._by_game.get(room.game_type.game_id, {})
         game_rooms.pop(room_id, None)
-        for name in self._names_of.pop(room_id, frozenset()):
+        for name in self._names_of.pop(room_id, ()):
             self._unseat(name, room)
         for (game, _rule), listed in self._rules.items():
             if game == room.game_type.game_id:
@@ -141,14 +143,18 @@ class LocalDirectory:
         if self._rooms.get(room.room_id) is not room:
             return
         info = room.info()
-        names = frozenset(name.casefold() for name in info.seats.values())
-        old = self._names_of.get(room.room_id, frozenset())
+        names = tuple(sorted({name.casefold() for name in info.seats.values()}))
+        old = self._names_of.get(room.room_id, ())
         if names != old:
-            for name in old - names:
+            for name in set(old).difference(names):
                 self._unseat(name, room)
-            for name in names - old:
-                self._by_name.setdefault(name, _Ordered()).put(room)
-            self._names_of[room.room_id] = names
+            for name in set(names).difference(old):
+                rooms = self._by_name.get(name, ())
+                self._by_name[name] = tuple(sorted((*rooms, room), key=_creation))
+            if names:
+                self._names_of[room.room_id] = names
+            else:
+                self._names_of.pop(room.room_id, None)
         for (game, rule), listed in self._rules.items():
             if game == info.game:
                 if rule(info):
@@ -157,8 +163,7 @@ class LocalDirectory:
                     listed.discard(room)
 
     def seated(self, name: str) -> list[Room]:
-        listed = self._by_name.get(name.casefold())
-        return listed.listed() if listed is not None else []
+        return list(self._by_name.get(name.casefold(), ()))
 
     def matching(self, game: str, rule: RoomRule) -> list[Room]:
         listed = self._rules.get((game, rule))
@@ -170,8 +175,12 @@ class LocalDirectory:
         return listed.listed()
 
     def _unseat(self, name: str, room: Room) -> None:
-        listed = self._by_name.get(name)
-        if listed is not None:
-            listed.discard(room)
-            if not listed:
-                del self._by_name[name]
+        rest = tuple(r for r in self._by_name.get(name, ()) if r is not room)
+        if rest:
+            self._by_name[name] = rest
+        else:
+            self._by_name.pop(name, None)
+
+
+def _creation(room: Room) -> int:
+    return room.created_seq
