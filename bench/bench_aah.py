@@ -526,8 +526,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=str(Path(tempfile.gettempdir()) / "gamehall-aah.prof"),
         help="cProfile output of the profile part",
     )
-    parser.add_argument("--join-tables", type=int, default=990, help="open tables in the joins part")
-    parser.add_argument("--join-timed", type=int, default=600, help="joins timed in the joins part")
+    parser.add_argument("--join-tables", type=int, default=800, help="open tables in the joins part")
+    parser.add_argument("--join-timed", type=int, default=570, help="joins timed in the joins part")
     parser.add_argument(
         "--baseline-src", default=None, help="a source tree (its src/) run as the joins part's baseline"
     )
