@@ -20,6 +20,7 @@ Four sources, each overriding the one before it:
        rate_limit_burst = 100
        gc_freeze_s = 5        # collector: freeze survivors this often (0 = only at start)
        gc_reclaim_s = 900     # collector: unfreeze and collect everything this often (0 = never)
+       operator_token = "a long random string"   # the host console (/host); off without it
 
        [ports]            # 0 switches a listener off
        aah = 11235
@@ -80,6 +81,9 @@ DEFAULT_PORTS: Mapping[str, int] = {
 }
 """One listener per protocol (``web`` serves HTTP and the browser's WebSocket). 0 = off."""
 
+MIN_SECRET_LENGTH = 12
+"""The operator token guards closing rooms and removing users: not a word one can guess."""
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 SETTING_ALIASES: Mapping[str, Mapping[str, str]] = {
@@ -119,6 +123,8 @@ class ServerConfig:
     rate_limit_burst: int = 100
     gc_freeze_s: float = 5.0
     gc_reclaim_s: float = 900.0
+    operator_token: str | None = None
+    """The host console's token (``/host``); ``None``: the console is off."""
     config_file: str | None = None
 
 
@@ -132,7 +138,7 @@ class _Option:
     """One ``[server]`` option: its name (TOML key, flag dest, env suffix), kind and minimum."""
 
     name: str
-    kind: str  # "text" | "int" | "float" | "bool" | "level" | "paths"
+    kind: str  # "text" | "secret" | "int" | "float" | "bool" | "level" | "paths"
     low: float | None = None
 
     def check(self, value: Any, where: str) -> Any:
@@ -141,6 +147,11 @@ class _Option:
         if kind == "text":
             if not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"{where}: {name} must be a non-empty string")
+            return value.strip()
+        if kind == "secret":
+            if not isinstance(value, str) or len(value.strip()) < MIN_SECRET_LENGTH:
+                # the value itself is never repeated: error messages end up in logs
+                raise ConfigError(f"{where}: {name} must have at least {MIN_SECRET_LENGTH} characters")
             return value.strip()
         if kind == "bool":
             if not isinstance(value, bool):
@@ -195,6 +206,7 @@ _OPTIONS: dict[str, _Option] = {
         _Option("rate_limit_burst", "int", low=1),
         _Option("gc_freeze_s", "float", low=0),
         _Option("gc_reclaim_s", "float", low=0),
+        _Option("operator_token", "secret"),
     )
 }
 
@@ -497,6 +509,11 @@ def add_server_arguments(parser: argparse.ArgumentParser, listeners: Iterable[st
         "--rate-limit-per-s", type=float, metavar="N", help="messages/s sustained (default 50)"
     )
     group.add_argument("--rate-limit-burst", type=int, metavar="N", help="message burst (default 100)")
+    group.add_argument(
+        "--operator-token",
+        metavar="TOKEN",
+        help="token of the host console at /host (at least 12 characters; off without one)",
+    )
     group.add_argument(
         "--set",
         dest="set_items",

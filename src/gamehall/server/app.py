@@ -45,6 +45,8 @@ from gamehall.protocols.web.dialogue import WebDialogue
 from gamehall.server.clock import LoopClock
 from gamehall.server.collector import Collector
 from gamehall.server.connection import connection_factory
+from gamehall.server.dictionaries import DictionaryPreparation
+from gamehall.server.host import HostConsole
 from gamehall.server.limits import ConnectionLimits
 from gamehall.server.listeners import bound_port, start_tcp
 from gamehall.server.metrics import ServerMetrics
@@ -59,6 +61,8 @@ from gamehall.store.sqlite import SqliteStore
 log = logging.getLogger("gamehall.server")
 
 SHUTDOWN_TEXT = "Game ended by server or administrator."
+WORDS_DICTIONARIES = ("english", "english-lp", "francais")
+"""The dictionaries of the word games' presets, prepared on the first start."""
 DRAIN_TIMEOUT_S = 2.0
 
 
@@ -117,6 +121,7 @@ class Server:
         self._tcp: dict[str, asyncio.Server] = {}
         self._web: web.AppRunner | None = None
         self._stopped = False
+        self._preparation: asyncio.Task[list[str]] | None = None
 
     @property
     def hall(self) -> Hall:
@@ -161,6 +166,19 @@ class Server:
         # process: keep it, and what lives on later, out of full collections, whose pauses
         # stall all tables (gamehall.server.collector).
         self.collector.start()
+        self._prepare_dictionaries(hall)
+
+    def _prepare_dictionaries(self, hall: Hall) -> None:
+        """First start: build the word games' dictionary caches in the background, with a
+        progress line and the browsers told (:mod:`gamehall.server.dictionaries`)."""
+        if "words" not in hall.game_types or not ({"jduplicate", WEB} & set(self.plan)):
+            return
+
+        def announce(state: dict[str, Any] | None) -> None:
+            hall.lobby.set_preparing(None if state is None else {**state, "games": ["words"]})
+
+        preparation = DictionaryPreparation(announce)
+        self._preparation = asyncio.create_task(preparation.run(list(WORDS_DICTIONARIES)))
 
     async def _start_tcp_listeners(self, hall: Hall, clock: LoopClock) -> None:
         for entry in GAMES:
@@ -206,6 +224,8 @@ class Server:
             limits=connection_limits(self.config),
             metrics=self.metrics,
             tracker=self.tracker,
+            games=hall.game_types,
+            host=HostConsole(hall, self.metrics, self.tracker, self.config.operator_token),
         )
         self._web, port = await start_web(build_web_app(context), self.config.bind, self.plan[WEB])
         self.ports[WEB] = port
@@ -221,6 +241,8 @@ class Server:
         self._stopped = True
         self.collector.stop()
         log.info("stopping: no new connections; closing rooms")
+        if self._preparation is not None and not self._preparation.done():
+            self._preparation.cancel()  # the worker thread finishes its list; nothing waits for it
         for server in self._tcp.values():
             server.close()
         if self._web is not None:
