@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gamehall.bots.hall_bots import add_bots
@@ -52,6 +53,10 @@ class FakeWire:
 
     def close(self) -> None:
         self.closed = True
+
+    def offload(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Sans-I/O: the slow work runs at once (the server runs it in a worker thread)."""
+        done(work())
 
 
 class CgClient:

@@ -41,6 +41,7 @@ from typing import Final
 
 from gamehall.protocols._core import (
     NEED_DATA,
+    UNLIMITED,
     Cancellable,
     Clock,
     CloseReason,
@@ -135,19 +136,30 @@ class AahDialogue:
 
     def data_received(self, data: bytes) -> None:
         """Bytes from the client: split into frames (any chunking) and handle each in order."""
-        if self._closing():
-            return
-        self._codec.receive_data(data)
-        while not self._closing():
+        self.receive_data(data)
+        self.handle_buffered(UNLIMITED)
+
+    def receive_data(self, data: bytes) -> None:
+        """Buffer bytes; the server calls :meth:`handle_buffered` to pace the handling."""
+        if not self._closing():
+            self._codec.receive_data(data)
+
+    def handle_buffered(self, limit: int) -> int:
+        """Handle up to ``limit`` buffered frames (or framing errors); returns how many."""
+        handled = 0
+        while handled < limit and not self._closing():
             try:
                 message = self._codec.next_message()
             except ProtocolError as exc:
+                handled += 1
                 self._bad_frame(exc)
                 continue
             if message is NEED_DATA:
-                return
+                break
             assert isinstance(message, Frame)
+            handled += 1
             self._handle_safely(message)
+        return handled
 
     def connection_lost(self) -> None:
         """The socket is gone (EOF, reset, our own close): a seat in a running game is held

@@ -37,6 +37,7 @@ from typing import Any, Final
 
 from gamehall.protocols._core import (
     NEED_DATA,
+    UNLIMITED,
     Cancellable,
     ChatSaid,
     Clock,
@@ -143,20 +144,34 @@ class UrDialogue:
 
     def data_received(self, data: bytes) -> None:
         """Bytes from the client: split into lines (any chunking) and handle each in order."""
-        if self.state is State.CLOSED:
-            return
-        self._codec.receive_data(data)
-        while not self.closed:
+        self.receive_data(data)
+        self.handle_buffered(UNLIMITED)
+
+    def receive_data(self, data: bytes) -> None:
+        """Buffer bytes; the server calls :meth:`handle_buffered` to pace the handling."""
+        if self.state is not State.CLOSED:
+            self._codec.receive_data(data)
+
+    def handle_buffered(self, limit: int) -> int:
+        """Handle up to ``limit`` buffered lines (or framing errors); returns how many."""
+        handled = 0
+        while handled < limit and not self.closed:
             try:
                 line = self._codec.next_message()
-            except ProtocolError:
+            except ProtocolError as exc:
+                handled += 1
                 self._abort_pending_input()
                 self.fehler(22)
+                if not exc.recoverable:  # a line past the memory bound: nothing valid follows
+                    self._depart(announce=True)
+                    self._close()
                 continue
             if line is NEED_DATA:
-                return
+                break
             assert isinstance(line, str)
+            handled += 1
             self._handle_safely(line)
+        return handled
 
     def connection_lost(self) -> None:
         """The socket is gone: leave the game (a running game keeps the seat with default
