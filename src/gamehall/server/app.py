@@ -32,6 +32,7 @@ import importlib
 import logging
 import signal
 from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
 from typing import Any
 
@@ -67,14 +68,22 @@ def listen_plan(config: ServerConfig) -> dict[str, int]:
     return {name: port for name, port in config.ports.items() if port != 0}
 
 
-def connection_limits(config: ServerConfig, idle_timeout_s: float | None = None) -> ConnectionLimits:
-    """The configured limits, with a protocol's own idle timeout if it has one."""
+def connection_limits(
+    config: ServerConfig, idle_timeout_s: float | None = None, max_flush_bytes: int = 0
+) -> ConnectionLimits:
+    """The configured limits, with a protocol's own idle timeout and write cap if it has them."""
     return ConnectionLimits(
         out_queue_limit_bytes=config.out_queue_limit_bytes,
         idle_timeout_s=config.idle_timeout_s if idle_timeout_s is None else idle_timeout_s,
         rate_per_s=config.rate_limit_per_s,
         rate_burst=config.rate_limit_burst,
+        max_flush_bytes=max_flush_bytes,
     )
+
+
+KDF_WORKERS = 2
+"""Threads for password hashes (scrypt): enough to keep logins flowing, few enough that a login
+storm cannot take every core from the loop; more requests queue."""
 
 
 def _dialogue_module(protocol: str, module_name: str) -> ModuleType | None:
@@ -115,6 +124,8 @@ class Server:
         self._tcp: dict[str, asyncio.Server] = {}
         self._web: web.AppRunner | None = None
         self._stopped = False
+        self._kdf_executor = ThreadPoolExecutor(KDF_WORKERS, thread_name_prefix="gamehall-kdf")
+        """Runs offloaded password hashes (:meth:`TcpConnection.offload`)."""
 
     @property
     def hall(self) -> Hall:
@@ -170,13 +181,16 @@ class Server:
                 setattr(module, "ACCOUNTS", self._accounts_for_protocols())  # noqa: B010
             make_dialogue: Callable[[Any, Wire, Any], Dialogue] = module.make_dialogue
             idle = getattr(module, "IDLE_TIMEOUT_S", None)
-            limits = connection_limits(self.config, None if idle is None else float(idle))
+            flush_cap = int(getattr(module, "MAX_FLUSH_BYTES", 0))
+            limits = connection_limits(self.config, None if idle is None else float(idle), flush_cap)
 
             def bind(wire: Wire, make: Callable[[Any, Wire, Any], Dialogue] = make_dialogue) -> Dialogue:
                 return make(hall, wire, clock)
 
             self.metrics.add_protocol(entry.protocol)
-            factory = connection_factory(entry.protocol, bind, limits, self.metrics, self.tracker)
+            factory = connection_factory(
+                entry.protocol, bind, limits, self.metrics, self.tracker, self._kdf_executor
+            )
             server = await start_tcp(entry.protocol, self.config.bind, self.plan[entry.protocol], factory)
             self._tcp[entry.protocol] = server
             self.ports[entry.protocol] = bound_port(server)
@@ -233,6 +247,7 @@ class Server:
         if aborted:
             log.info("%d connection(s) aborted after %.1f s", aborted, DRAIN_TIMEOUT_S)
         await self._close_listeners()
+        self._kdf_executor.shutdown(wait=False, cancel_futures=True)
         if isinstance(self._accounts, SqliteAccounts):
             self._accounts.close()
         if self._store is not None:

@@ -77,6 +77,13 @@ END_GRACE_S: Final = 2.5
 MAX_PROTOCOL_ERRORS: Final = 20
 """Consecutive rejected inputs before the connection is dropped (7.3)."""
 
+MAX_FLUSH_BYTES: Final = 2048
+"""Bytes the server hands to one AAH connection per write; the rest of its queue goes out on
+later loop turns, whole frames only. The 0.2.0 client reads into a fixed buffer (.NET's
+``TcpClient.ReceiveBufferSize``, 8192 by default) and loses a frame split across two reads, so
+every frame goes out in one write and writes stay well below that buffer. **Decision (ours)**,
+docs/protocols/aah.md."""
+
 IDLE_TIMEOUT_S: Final = 0.0
 """The server's per-connection idle timeout for this protocol: off. The 0.2.0 client sends
 nothing while it waits in a lobby or sits out rounds, the server sends no pings (2.5), and TCP
