@@ -261,9 +261,11 @@ class AahDialogue:
         """A frame the codec could not read (2.2): ``UNRG`` with its text; during the
         handshake nothing may be sent, except that invalid UTF-8 refuses the join."""
         if self.state is State.HANDSHAKE:
-            if exc.code == "invalid_utf8":
+            if exc.code == "invalid_utf8" or not exc.recoverable:
                 self._refuse(texts.MALFORMED_DATA)
             return
+        if not exc.recoverable:  # one frame past the codec's memory bound: the stream is lost
+            self._errors = MAX_PROTOCOL_ERRORS - 1  # so this UNRG is followed by DISC and the close
         self.reject(exc.reason)
 
     def _handle_new(self, message: Frame) -> None:

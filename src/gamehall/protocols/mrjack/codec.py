@@ -14,6 +14,7 @@ is consumed and the next call goes on with the following one.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -25,6 +26,14 @@ MAX_LINE_BYTES: Final = 4096
 """Longest line, in bytes, without its CR/LF (note 2.3, ``max_line_bytes``)."""
 
 LINE_TOO_LONG: Final = "Zeile zu lang"
+
+DISCARD_FACTOR: Final = 64
+"""An over-long line is skipped (after ``Zeile zu lang``) for up to this many times the line
+cap; past that the stream is garbage or a memory attack: the error is then not recoverable and
+the dialogue closes the connection. **Decision (ours)**, docs/protocols/mrjack.md."""
+
+_BLANK_LINES: Final = re.compile(rb"(?:[ \t\r\x0b\x0c]*\n)+")
+"""A run of blank lines (ASCII white space only): skipped at C speed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +57,7 @@ class TermCodec:
     """Lines of terms for one connection. Feed bytes with :meth:`receive_data`, then call
     :meth:`next_message` until it returns :data:`NEED_DATA`."""
 
-    __slots__ = ("_buffer", "_discarding", "_scanned", "max_line", "style")
+    __slots__ = ("_abandoned", "_buffer", "_discarded", "_discarding", "_scanned", "max_line", "style")
 
     def __init__(self, style: Style = Style.PROLOG, *, max_line: int = MAX_LINE_BYTES) -> None:
         self.style = style
@@ -56,6 +65,8 @@ class TermCodec:
         self._buffer = bytearray()
         self._scanned = 0
         self._discarding = False
+        self._discarded = 0
+        self._abandoned = False
 
     @property
     def buffered(self) -> int:
@@ -73,12 +84,24 @@ class TermCodec:
         """
         buffer = self._buffer
         while True:
+            if self._abandoned:
+                buffer.clear()
+                raise ProtocolError(LINE_TOO_LONG, recoverable=False, code="stream_abandoned")
+            if not self._discarding and self._scanned == 0:
+                blank = _BLANK_LINES.match(buffer)
+                if blank is not None:
+                    del buffer[: blank.end()]
             end = buffer.find(LF, self._scanned)
             if end < 0:
                 if self._discarding:
+                    self._discarded += len(buffer)
                     buffer.clear()
                     self._scanned = 0
+                    if self._discarded > DISCARD_FACTOR * self.max_line:
+                        self._abandoned = True
+                        continue
                 elif len(buffer) > self.max_line + 1:  # even a final CR cannot save it
+                    self._discarded = len(buffer)
                     buffer.clear()
                     self._scanned = 0
                     self._discarding = True
