@@ -43,7 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _server_process import LOOPBACK, ChildServer, free_port, machine_summary
+from _server_process import CLIENT_CORE, LOOPBACK, SERVER_CORE, ChildServer, free_port, machine_summary, pin
 
 PROTOCOLS = ("urserver", "mrjack", "aah", "cg", "jduplicate")
 OFF = ("web",)
@@ -67,6 +67,7 @@ def gamehall_server() -> Iterator[tuple[dict[str, int], int]]:
         process = subprocess.Popen(command, env=env, cwd=tmp, stdin=subprocess.DEVNULL)
         server = ChildServer(process, ports["urserver"], "gamehall server")
         try:
+            pin(process.pid, SERVER_CORE)
             server.wait_listening()
             for port in ports.values():
                 ChildServer(process, port, "gamehall server").wait_listening()
@@ -76,9 +77,12 @@ def gamehall_server() -> Iterator[tuple[dict[str, int], int]]:
 
 
 def child(*args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
+    """A client child process, on the clients' core (the server has the other one)."""
+    process = subprocess.Popen(
         [sys.executable, __file__, *args], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL
     )
+    pin(process.pid, CLIENT_CORE)
+    return process
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
@@ -279,8 +283,11 @@ def main() -> None:
                 asyncio.run(login_storm(int(rest[0]), int(rest[1])))
         return
 
+    pin(0, CLIENT_CORE)
     info = machine_summary()
     print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, uvloop {info['uvloop']}")
+    load = os.getloadavg()[0]
+    print(f"load average before: {load:.1f}; server on core {SERVER_CORE}, clients on core {CLIENT_CORE}")
     print(f"{args.tables} UrServer bot tables running; bystander PING every {args.interval_ms:g} ms, "
           f"{args.seconds:g} s per phase\n")
     interval = args.interval_ms / 1000
