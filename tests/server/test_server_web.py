@@ -96,7 +96,7 @@ def make_context(tmp_path: Path, limits: ConnectionLimits | None = None) -> WebC
     (static / "app.js").write_text("console.log('hi')")
     (tmp_path / "secret.txt").write_text("not served")
 
-    def factory(send_text: Callable[[str], None], close: Callable[[], None]) -> TextDialogue:
+    def factory(send_text: Callable[[str], None], close: Callable[[], None], offload: object) -> TextDialogue:
         return ShoutingDialogue(send_text, close)
 
     metrics = ServerMetrics()

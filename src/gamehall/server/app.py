@@ -52,7 +52,7 @@ from gamehall.server.metrics import ServerMetrics
 from gamehall.server.tracker import ConnectionTracker
 from gamehall.server.web import WebContext, build_web_app, start_web
 from gamehall.server.websocket import PROTOCOL as WEB
-from gamehall.server.websocket import TextDialogue
+from gamehall.server.websocket import Offload, TextDialogue
 from gamehall.store.accounts import MemoryAccounts, SqliteAccounts
 from gamehall.store.base import Store
 from gamehall.store.sqlite import SqliteStore
@@ -206,8 +206,10 @@ class Server:
     async def _start_web(self, hall: Hall, clock: LoopClock) -> None:
         assert self._store is not None
 
-        def web_dialogue(send_text: Callable[[str], None], close: Callable[[], None]) -> TextDialogue:
-            return WebDialogue(hall, send_text, close, clock)
+        def web_dialogue(
+            send_text: Callable[[str], None], close: Callable[[], None], offload: Offload
+        ) -> TextDialogue:
+            return WebDialogue(hall, send_text, close, clock, offload=offload)
 
         self.metrics.add_protocol(WEB)
         context = WebContext(
@@ -217,6 +219,7 @@ class Server:
             limits=connection_limits(self.config),
             metrics=self.metrics,
             tracker=self.tracker,
+            executor=self._kdf_executor,
         )
         self._web, port = await start_web(build_web_app(context), self.config.bind, self.plan[WEB])
         self.ports[WEB] = port

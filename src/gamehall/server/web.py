@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib.resources
 import logging
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -66,6 +67,8 @@ class WebContext:
     tracker: ConnectionTracker
     static_dir: Path | None = field(default_factory=lambda: default_static_dir())
     started: float = field(default_factory=time.monotonic)
+    executor: Executor | None = None
+    """Runs offloaded password hashes of browser connections (``None``: the loop's default)."""
 
 
 def default_static_dir() -> Path | None:
@@ -136,7 +139,12 @@ class _Handlers:
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         context = self._context
         return await serve_websocket(
-            request, context.dialogue_factory, context.limits, context.metrics, context.tracker
+            request,
+            context.dialogue_factory,
+            context.limits,
+            context.metrics,
+            context.tracker,
+            context.executor,
         )
 
     async def metrics(self, request: web.Request) -> web.Response:

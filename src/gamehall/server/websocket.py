@@ -26,7 +26,8 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Protocol
+from concurrent.futures import Executor
+from typing import Any, Protocol
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -49,8 +50,12 @@ class TextDialogue(Protocol):
     def connection_lost(self) -> None: ...
 
 
-WebDialogueFactory = Callable[[Callable[[str], None], Callable[[], None]], TextDialogue]
-"""``factory(send_text, close)``; the server binds the hall and the clock beforehand."""
+Offload = Callable[[Callable[[], Any], Callable[[Any], None]], None]
+"""``offload(work, done)``: ``work`` runs in a worker thread, ``done(result)`` on the loop
+before the next message of this socket is handled (see ``Wire.offload``)."""
+
+WebDialogueFactory = Callable[[Callable[[str], None], Callable[[], None], Offload], TextDialogue]
+"""``factory(send_text, close, offload)``; the server binds the hall and the clock beforehand."""
 
 
 class WebConnection:
@@ -62,8 +67,13 @@ class WebConnection:
         socket: web.WebSocketResponse,
         limits: ConnectionLimits,
         metrics: ServerMetrics,
+        executor: Executor | None = None,
     ) -> None:
         self.connection_id = next_connection_id(PROTOCOL)
+        self._executor = executor
+        self._offloaded: collections.deque[tuple[asyncio.Future[Any], Callable[[Any], None]]] = (
+            collections.deque()
+        )
         self.peer = request.remote or "?"
         self._request = request
         self._socket = socket
@@ -110,6 +120,12 @@ class WebConnection:
         """Send what is queued, then close the WebSocket normally."""
         self._begin_close(WSCloseCode.OK, "server")
 
+    def offload(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Run ``work`` in a worker thread; the reader awaits it and calls ``done(result)``
+        before it handles the next message, so the order of the browser's messages holds."""
+        future = asyncio.get_running_loop().run_in_executor(self._executor, work)
+        self._offloaded.append((future, done))
+
     # ---- TrackedConnection -----------------------------------------------------------------
 
     def abort(self) -> None:
@@ -129,7 +145,7 @@ class WebConnection:
         writer = asyncio.create_task(self._write_loop(), name=f"{self.connection_id} writer")
         dialogue: TextDialogue | None = None
         try:
-            dialogue = factory(self.send_text, self.close)
+            dialogue = factory(self.send_text, self.close, self.offload)
             await self._read_loop(dialogue)
         except Exception:
             self._failed("running the dialogue")
@@ -181,6 +197,12 @@ class WebConnection:
                     self._failed("handling input")
                 finally:
                     self._metrics.action_latency.observe(time.perf_counter() - started)
+                while self._offloaded:  # slow work the message asked for: its answer first
+                    future, done = self._offloaded.popleft()
+                    try:
+                        done(await future)
+                    except Exception:
+                        self._failed("handling offloaded work")
                 in_turn += 1
                 if in_turn >= INPUTS_PER_TURN:  # messages already buffered: let the others run
                     in_turn = 0
@@ -232,11 +254,12 @@ async def serve_websocket(
     limits: ConnectionLimits,
     metrics: ServerMetrics,
     tracker: ConnectionTracker,
+    executor: Executor | None = None,
 ) -> web.WebSocketResponse:
     """The ``GET /ws`` handler's body: upgrade, then run a :class:`WebConnection`."""
     socket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES, heartbeat=HEARTBEAT_S)
     await socket.prepare(request)
-    connection = WebConnection(request, socket, limits, metrics)
+    connection = WebConnection(request, socket, limits, metrics, executor)
     if not tracker.add(connection):
         log.warning("%s from %s refused: the server is full", connection.connection_id, connection.peer)
         await socket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"server full")

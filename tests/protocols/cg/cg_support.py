@@ -154,11 +154,14 @@ class CgHarness:
 
     def settle(self) -> None:
         self.clock.run_due()
+        for client in self.clients:  # what the server does after an offloaded answer: pump
+            client.dialogue.handle_buffered(1 << 62)
 
     def run(self, seconds: float, step: float = 0.1) -> None:
         """Let the bots think for ``seconds`` of fake time."""
         for _ in range(int(seconds / step)):
             self.clock.advance(step)
+            self.settle()
 
 
 class ScriptedPlayer:

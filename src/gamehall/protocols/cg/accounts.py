@@ -106,9 +106,10 @@ class LoginThrottle:
 
     Throttle, never cut: after :data:`FREE_FAILURES` wrong passwords for an account name or
     from an address, each further attempt involving that key waits for a slot; slots are
-    spaced ``FIRST_DELAY_S * 2**(failures - FREE_FAILURES - 1)`` apart, at most
-    :data:`MAX_DELAY_S`. Slots are *reserved* (:meth:`reserve`), so many connections from one
-    address cannot fire their attempts together when a delay ends. A success clears the
+    spaced ``FIRST_DELAY_S * 2**(failures - FREE_FAILURES)`` apart (1 s, 2 s, 4 s, ...), at
+    most :data:`MAX_DELAY_S`, the first one that long after the last failure. Slots are
+    *reserved* (:meth:`reserve`), so many connections from one address cannot fire their
+    attempts together when a delay ends. A success clears the
     account's count (not the address's: one known password must not unlock guessing others).
     Keys unused for :data:`FORGET_AFTER_S` are forgotten. Time is the caller's clock (sans-I/O).
     """
@@ -118,7 +119,7 @@ class LoginThrottle:
 
     def _spacing(self, entry: _Failures) -> float:
         over = entry.count - FREE_FAILURES
-        return 0.0 if over <= 0 else min(MAX_DELAY_S, FIRST_DELAY_S * 2 ** (over - 1))
+        return 0.0 if over < 0 else min(MAX_DELAY_S, FIRST_DELAY_S * 2 ** min(over, 16))
 
     def reserve(self, keys: tuple[str, ...], now: float) -> float:
         """Seconds this attempt must wait (0 for a key in good standing); the slot is taken."""
@@ -145,6 +146,7 @@ class LoginThrottle:
             entry = self._keys.setdefault(key, _Failures())
             entry.count += 1
             entry.last_failure = now
+            entry.next_slot = max(entry.next_slot, now + self._spacing(entry))
 
     def succeeded(self, account_key: str) -> None:
         self._keys.pop(account_key, None)
