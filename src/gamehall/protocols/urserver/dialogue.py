@@ -117,6 +117,9 @@ class UrDialogue:
         self._gone_seats: set[int] = set()
         self._linger: Cancellable | None = None
         self._lost = False
+        self.waiting = False
+        """A room password's scrypt runs off the loop: input waits (see :meth:`after_password_work`)."""
+        self._password_ready = False
 
     @property
     def closed(self) -> bool:
@@ -155,7 +158,7 @@ class UrDialogue:
     def handle_buffered(self, limit: int) -> int:
         """Handle up to ``limit`` buffered lines (or framing errors); returns how many."""
         handled = 0
-        while handled < limit and not self.closed:
+        while handled < limit and not self.closed and not self.waiting:
             try:
                 line = self._codec.next_message()
             except ProtocolError as exc:
@@ -188,8 +191,11 @@ class UrDialogue:
     # ------------------------------------------------------------------ handling lines
 
     def _handle_safely(self, line: str) -> None:
+        self._run_safely(lambda: self._handle(line), line)
+
+    def _run_safely(self, step: Callable[[], None], line: str) -> None:
         try:
-            self._handle(line)
+            step()
         except Fehler as exc:
             self._abort_pending_input()
             self.fehler(exc.number)
@@ -199,6 +205,28 @@ class UrDialogue:
             )
             self._abort_pending_input()
             self.fehler(22)
+
+    def after_password_work(self, work: Callable[[], None] | None, retry: Callable[[], None]) -> bool:
+        """Whether the caller must stop here because a room password's scrypt (``work``, from
+        ``hall.password_work``) now runs off the loop (``Wire.offload``); ``retry`` then runs
+        the same step again, its checks included, and the hall finds the answer ready.
+        Input of this connection waits meanwhile (:meth:`handle_buffered`)."""
+        if work is None or self._password_ready:
+            return False
+        self.waiting = True
+
+        def done(_: object) -> None:
+            self.waiting = False
+            if self.closed:
+                return
+            self._password_ready = True
+            try:
+                self._run_safely(retry, "(after a password check)")
+            finally:
+                self._password_ready = False
+
+        self.wire.offload(work, done)
+        return True
 
     def _abort_pending_input(self) -> None:
         """A FEHLER ends a login sequence and discards an open client block."""
