@@ -50,7 +50,7 @@ class ConnectionLimits:
     max_flush_bytes: int = 0
     """Bytes handed to the transport per write; 0 = no cap. The rest of the queue goes out on
     later loop turns, whole frames only (AAH: the 0.2.0 client loses a frame split across
-    two reads, docs/protocols/aah.md)."""
+    two reads, docs/transport.md)."""
     close_timeout_s: float = 5.0
     """How long a closing connection may take to flush before it is aborted."""
     keepalive_idle_s: int = 20

@@ -137,7 +137,7 @@ def test_an_oversize_frame_is_99004_and_close() -> None:
 
 def test_many_frames_at_once_are_all_answered_and_never_close() -> None:
     """The note's flood limit (51 frames in 10 s: 99004) became the server's throttle
-    (docs/protocols/jduplicate.md, Decision (ours)): the dialogue answers every frame."""
+    (docs/transport.md, Decision (ours)): the dialogue answers every frame."""
     harness = JdHarness()
     ams = harness.user("ams")
     ams.send_raw(frame("BOARDTYPEREQUEST|") * 500)

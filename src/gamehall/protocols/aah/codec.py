@@ -39,7 +39,7 @@ MAX_DISCARD: Final = 64 * MAX_FRAME
 """Bytes of one over-long frame skipped (after "Frame too long.") before the codec gives up on
 the stream: a frame 64 times the cap is garbage or a memory attack, not a client. The error is
 then not recoverable and the dialogue ends the connection. **Decision (ours)**,
-docs/protocols/aah.md."""
+docs/transport.md."""
 
 CLIENT_COMMANDS: Final = frozenset({"JOIN", "NICK", "SMSG", "DISC", "PICK", "CZPK", "META", "PING", "PONG"})
 """Commands a client may send (section 4)."""

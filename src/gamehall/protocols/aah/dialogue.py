@@ -82,7 +82,7 @@ MAX_FLUSH_BYTES: Final = 2048
 later loop turns, whole frames only. The 0.2.0 client reads into a fixed buffer (.NET's
 ``TcpClient.ReceiveBufferSize``, 8192 by default) and loses a frame split across two reads, so
 every frame goes out in one write and writes stay well below that buffer. **Decision (ours)**,
-docs/protocols/aah.md."""
+docs/transport.md."""
 
 IDLE_TIMEOUT_S: Final = 0.0
 """The server's per-connection idle timeout for this protocol: off. The 0.2.0 client sends

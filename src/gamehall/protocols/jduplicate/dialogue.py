@@ -22,7 +22,7 @@ The wire rules that need a clock are here: the idle timeout (3600 s without a fr
 and close) and the login timeout (60 s: 99005 and close). The server's own idle timeout is
 off for this protocol (:data:`IDLE_TIMEOUT_S`), since the note words its own. The note's
 flood limit (50 frames or 64 KiB in 10 s: 99004 and close) became the server's throttle: a
-fast client is slowed by TCP back-pressure, never closed (docs/protocols/jduplicate.md,
+fast client is slowed by TCP back-pressure, never closed (docs/transport.md,
 Decision (ours)).
 
 Watching a game. **Decision (ours)**: the note has no spectator on the wire (no message to
@@ -194,7 +194,7 @@ class JdDialogue:
         """Handle up to ``limit`` buffered frames (or framing errors); returns how many.
 
         There is no frame-count flood limit: the server throttles a fast client instead of
-        closing it (docs/protocols/jduplicate.md, "Flood", Decision (ours)); only a frame that
+        closing it (docs/transport.md, "Flood", Decision (ours)); only a frame that
         cannot be valid (over ``max_inbound_frame``) ends the connection, with 99004.
         """
         handled = 0

@@ -30,7 +30,7 @@ LINE_TOO_LONG: Final = "Zeile zu lang"
 DISCARD_FACTOR: Final = 64
 """An over-long line is skipped (after ``Zeile zu lang``) for up to this many times the line
 cap; past that the stream is garbage or a memory attack: the error is then not recoverable and
-the dialogue closes the connection. **Decision (ours)**, docs/protocols/mrjack.md."""
+the dialogue closes the connection. **Decision (ours)**, docs/transport.md."""
 
 _BLANK_LINES: Final = re.compile(rb"(?:[ \t\r\x0b\x0c]*\n)+")
 """A run of blank lines (ASCII white space only): skipped at C speed."""

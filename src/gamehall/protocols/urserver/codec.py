@@ -29,7 +29,7 @@ MAX_LINE: Final = 1024
 MAX_DISCARD: Final = 64 * 1024
 """Bytes of one over-long line the codec skips before it gives up on the stream: no client
 sends a line 64 times the cap, so this is garbage (or a memory attack) and the connection ends
-with FEHLER 22. **Decision (ours)**, docs/protocols/urserver.md."""
+with FEHLER 22. **Decision (ours)**, docs/transport.md."""
 
 LINE_TOO_LONG: Final = "line_too_long"
 STREAM_ABANDONED: Final = "stream_abandoned"
