@@ -54,6 +54,7 @@ from gamehall.server.limits import (
     FEED_CHUNK,
     FEED_PER_TURN,
     INPUTS_PER_TURN,
+    LINGER_QUIET_S,
     LINGER_S,
     ConnectionLimits,
     TokenBucket,
@@ -110,6 +111,7 @@ class TcpConnection(asyncio.Protocol):
         self._pump_handle: asyncio.Handle | None = None
         self._idle_timer: asyncio.TimerHandle | None = None
         self._abort_timer: asyncio.TimerHandle | None = None
+        self._linger_until = 0.0
         self.keepalive = False
         self.writes = 0
         """Transport writes made (each carries one loop iteration's batch)."""
@@ -196,7 +198,8 @@ class TcpConnection(asyncio.Protocol):
         if self._lost or self._dialogue is None:
             return
         if self._closing:
-            return  # lingering: read and discard until the peer closes
+            self._last_input = self._loop.time()
+            return  # lingering: read and discard until the peer closes or goes quiet
         now = self._loop.time()
         self._last_input = now
         self._metrics.messages_in.inc(self.protocol)
@@ -248,7 +251,8 @@ class TcpConnection(asyncio.Protocol):
     # ---- input pacing ----------------------------------------------------------------------
 
     def _work_left(self) -> bool:
-        return bool(self._backlog) or not self._drained
+        """Input read but not handled yet (or waiting for an offloaded answer)."""
+        return bool(self._backlog) or not self._drained or self._held > 0
 
     def _pump(self) -> None:
         """One turn of this connection's input: handle, feed, handle..., within the budgets."""
@@ -412,16 +416,24 @@ class TcpConnection(asyncio.Protocol):
         else:
             transport.write_eof()  # FIN after our data; keep reading (and discarding) a while
             self._set_reading(paused=False)
-        linger = min(LINGER_S, self._limits.close_timeout_s)
-        self._abort_timer = self._loop.call_later(linger, self._end_linger)
+        self._linger_until = self._loop.time() + min(LINGER_S, self._limits.close_timeout_s)
+        self._abort_timer = self._loop.call_later(LINGER_QUIET_S, self._check_linger)
 
-    def _end_linger(self) -> None:
+    def _check_linger(self) -> None:
+        """End the lingering close once our data is out and the peer has been quiet for
+        :data:`LINGER_QUIET_S` (nothing unread can then cause an RST), or after ``LINGER_S``."""
         self._abort_timer = None
         if self._lost or self._transport is None:
             return
-        if self._transport.get_write_buffer_size() > 0:  # still flushing: give it the rest
+        now = self._loop.time()
+        flushed = self._transport.get_write_buffer_size() == 0
+        quiet = now - self._last_input >= LINGER_QUIET_S
+        if now < self._linger_until and not (flushed and quiet):
+            self._abort_timer = self._loop.call_later(LINGER_QUIET_S / 2, self._check_linger)
+            return
+        if not flushed:  # a slow reader: give the flush the rest of close_timeout_s
             remaining = self._limits.close_timeout_s - LINGER_S
-            if remaining > 0:
+            if remaining > 0 and now < self._linger_until + remaining:
                 self._abort_timer = self._loop.call_later(remaining, self.abort)
                 return
         self._transport.close()

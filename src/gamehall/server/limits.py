@@ -72,6 +72,10 @@ LINGER_S = 2.0
 reading and discarding for at most this long, so the peer reads our error before the socket
 goes: closing with unread input would send an RST that can destroy the error in flight."""
 
+LINGER_QUIET_S = 0.2
+"""A lingering close ends early once our data is flushed and the peer sent nothing for this
+long: then nothing unread remains to cause an RST (and a shutdown need not wait LINGER_S)."""
+
 
 class TokenBucket:
     """``rate`` tokens per second, at most ``burst`` saved up.
