@@ -233,6 +233,75 @@ async def login_storm(port: int, connections: int) -> None:
     await asyncio.gather(*(one(n) for n in range(connections)))
 
 
+# ---- the decoders alone ----------------------------------------------------------------------
+
+
+def _codecs() -> dict[str, object]:
+    from gamehall.protocols.aah.codec import AahCodec
+    from gamehall.protocols.cg.codec import CgCodec
+    from gamehall.protocols.jduplicate.codec import JDuplicateCodec
+    from gamehall.protocols.jduplicate.messages import Version
+    from gamehall.protocols.mrjack.codec import TermCodec
+    from gamehall.protocols.urserver.codec import UrCodec
+
+    return {
+        "urserver": UrCodec,
+        "mrjack": TermCodec,
+        "aah": AahCodec,
+        "cg": CgCodec,
+        "jduplicate": lambda: JDuplicateCodec(Version.V02),
+    }
+
+
+def _decode_all(codec: object) -> tuple[int, bool]:
+    """Messages and errors out of what ``codec`` holds, and whether the stream was abandoned."""
+    from gamehall.protocols._core import NEED_DATA, ProtocolError
+
+    count = 0
+    while True:
+        try:
+            message = codec.next_message()  # type: ignore[attr-defined]
+        except ProtocolError as error:
+            count += 1
+            if not error.recoverable:
+                return count, True
+            continue
+        if message is NEED_DATA:
+            return count, False
+        count += 1
+
+
+def decoder_costs() -> None:
+    """CPU time to decode one loop turn's worth of input (16 KiB fed in 4 KiB pieces, as the
+    server feeds it) of the worst inputs, per codec: what one connection can cost a turn
+    before the per-turn input cap even applies; and a 10 MB line fed the same way."""
+    rng = random.Random(3)
+    inputs = {
+        "random bytes": rng.randbytes(16384),
+        "terminators only": None,
+        "10 MB, no terminator": b"x" * 10_000_000,
+    }
+    terminators = {"urserver": b"\n", "mrjack": b"\n", "aah": b"\x03", "cg": b"\x00", "jduplicate": b"\x00"}
+    print("| codec | input | bytes fed until the close | messages + errors | ms CPU | µs per KiB |")
+    print("|---|---|---:|---:|---:|---:|")
+    for name, make in _codecs().items():
+        for label, data in inputs.items():
+            data = terminators[name] * 16384 if data is None else data
+            codec = make()  # type: ignore[operator]
+            count = fed = 0
+            started = time.process_time()
+            for offset in range(0, len(data), 4096):
+                codec.receive_data(data[offset : offset + 4096])
+                fed += len(data[offset : offset + 4096])
+                found, lost = _decode_all(codec)
+                count += found
+                if lost:  # the connection ends here
+                    break
+            spent = time.process_time() - started
+            per_kib = spent * 1e6 / (fed / 1024)
+            print(f"| {name} | {label} | {fed} | {count} | {spent * 1000:.2f} | {per_kib:.1f} |")
+
+
 # ---- the bystander ----------------------------------------------------------------------------
 
 
@@ -270,6 +339,7 @@ def main() -> None:
     parser.add_argument("--interval-ms", type=float, default=5.0, help="bystander ping interval")
     parser.add_argument("--storm-connections", type=int, default=8)
     parser.add_argument("--protocols", default=",".join(PROTOCOLS))
+    parser.add_argument("--parts", default="decoders,floods", help="decoders, floods")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -286,6 +356,12 @@ def main() -> None:
     pin(0, CLIENT_CORE)
     info = machine_summary()
     print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, uvloop {info['uvloop']}")
+    parts = args.parts.split(",")
+    if "decoders" in parts:
+        decoder_costs()
+        print()
+    if "floods" not in parts:
+        return
     load = os.getloadavg()[0]
     print(f"load average before: {load:.1f}; server on core {SERVER_CORE}, clients on core {CLIENT_CORE}")
     print(f"{args.tables} UrServer bot tables running; bystander PING every {args.interval_ms:g} ms, "

@@ -14,7 +14,6 @@ is consumed and the next call goes on with the following one.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -32,8 +31,8 @@ DISCARD_FACTOR: Final = 64
 cap; past that the stream is garbage or a memory attack: the error is then not recoverable and
 the dialogue closes the connection. **Decision (ours)**, docs/transport.md."""
 
-_BLANK_LINES: Final = re.compile(rb"(?:[ \t\r\x0b\x0c]*\n)+")
-"""A run of blank lines (ASCII white space only): skipped at C speed."""
+_BLANK: Final = b" \t\r\n\x0b\x0c"
+"""ASCII white space: a run of lines made only of it is skipped at C speed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +86,11 @@ class TermCodec:
             if self._abandoned:
                 buffer.clear()
                 raise ProtocolError(LINE_TOO_LONG, recoverable=False, code="stream_abandoned")
-            if not self._discarding and self._scanned == 0:
-                blank = _BLANK_LINES.match(buffer)
-                if blank is not None:
-                    del buffer[: blank.end()]
+            if not self._discarding and self._scanned == 0 and buffer and buffer[0] in _BLANK:
+                white = len(buffer) - len(buffer.lstrip(_BLANK))
+                last_break = buffer.rfind(b"\n", 0, white)
+                if last_break >= 0:  # whole blank lines up to there: not messages
+                    del buffer[: last_break + 1]
             end = buffer.find(LF, self._scanned)
             if end < 0:
                 if self._discarding:

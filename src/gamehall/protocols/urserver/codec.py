@@ -35,11 +35,12 @@ LINE_TOO_LONG: Final = "line_too_long"
 STREAM_ABANDONED: Final = "stream_abandoned"
 
 _SB_START: Final = b"\xff\xfa"
-_SB_END: Final = b"\xff\xf0"
 _OPTION_VERBS: Final = frozenset({0xFB, 0xFC, 0xFD, 0xFE})
 _TELNET: Final = re.compile(rb"\xff(?:[\xfb-\xfe][\s\S]|[^\xfa\xfb-\xfe])")
 """A complete telnet command other than a subnegotiation: IAC + option verb + option, or
-IAC + any other byte. Subnegotiations (IAC SB ... IAC SE) are cut out with ``find``."""
+IAC + any other byte (IAC IAC included: scanning left to right keeps the pairs)."""
+_TELNET_OR_SB: Final = re.compile(rb"\xff(?:[\xfb-\xfe][\s\S]|[^\xfb-\xfe])")
+"""The same, or the start of a subnegotiation (IAC SB), which runs to IAC SE."""
 _CONTROLS: Final = bytes(b for b in range(0x20) if b not in (0x09, 0x0A, 0x0D))
 _TAB_TO_SPACE: Final = bytes.maketrans(b"\t", b" ")
 _LINE_BREAKS: Final = re.compile(rb"[ \r\n]*[\r\n][ \r\n]*")
@@ -96,38 +97,47 @@ class UrCodec:
 
     def _strip_telnet(self, data: bytes) -> bytes:
         self._tail = b""
-        if 0xFF not in data and not self._in_sub:
-            return data
+        if not self._in_sub:
+            if 0xFF not in data:
+                return data
+            if _SB_START not in data:  # the common case: one C-speed substitution
+                return self._keep_tail(_TELNET.sub(b"", data))
         segments: list[bytes] = []
         pos = 0
         size = len(data)
         while pos < size:
-            if self._in_sub:
-                end = data.find(_SB_END, pos)
-                if end < 0:
-                    if data.endswith(b"\xff"):
+            if self._in_sub:  # skip to IAC SE; IAC + any other byte stays inside
+                iac = data.find(b"\xff", pos)
+                if iac < 0 or iac + 1 >= size:
+                    if iac >= 0:
                         self._tail = b"\xff"  # maybe the IAC of IAC SE
-                    pos = size
-                    break
-                pos = end + 2
-                self._in_sub = False
+                    return b"".join(segments)
+                pos = iac + 2
+                if data[iac + 1] == 0xF0:
+                    self._in_sub = False
                 continue
-            start = data.find(_SB_START, pos)
-            if start < 0:
+            found = _TELNET_OR_SB.search(data, pos)
+            if found is None:
                 segments.append(data[pos:])
                 break
-            segments.append(data[pos:start])
-            pos = start + 2
-            self._in_sub = True
-        joined = _TELNET.sub(b"", b"".join(segments))
-        if not self._in_sub:
-            if joined.endswith(b"\xff"):
-                self._tail, joined = b"\xff", joined[:-1]
-            elif len(joined) >= 2 and joined[-2] == 0xFF and joined[-1] in _OPTION_VERBS:
-                self._tail, joined = joined[-2:], joined[:-2]
+            segments.append(data[pos : found.start()])
+            pos = found.end()
+            if found.group() == _SB_START:
+                self._in_sub = True
+        return self._keep_tail(b"".join(segments))
+
+    def _keep_tail(self, joined: bytes) -> bytes:
+        """Keep an incomplete telnet command at the end for the next read."""
+        if joined.endswith(b"\xff"):
+            self._tail, joined = b"\xff", joined[:-1]
+        elif len(joined) >= 2 and joined[-2] == 0xFF and joined[-1] in _OPTION_VERBS:
+            self._tail, joined = joined[-2:], joined[:-2]
         return joined
 
     def _end_line(self, part: bytes) -> None:
+        if (self._discarded if self._overflow else len(self._line)) + len(part) > MAX_DISCARD:
+            self._lines.append(_ABANDONED)
+            return
         if self._overflow or len(self._line) + len(part) > MAX_LINE:
             self._overflow = False
             self._discarded = 0
