@@ -90,6 +90,9 @@ class UrCodec:
         clean = clean.translate(_TAB_TO_SPACE, _CONTROLS)
         if not clean:
             return
+        if b"\n" not in clean and b"\r" not in clean:  # no terminator: skip the regex scan
+            self._extend_line(clean)
+            return
         parts = _LINE_BREAKS.split(clean)
         for complete in parts[:-1]:
             self._end_line(complete)
