@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 ARGS   ?=
 
-.PHONY: serve test lint typecheck unit soak bench chromium clean
+.PHONY: serve test lint typecheck unit soak bench chromium clean screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,8 +34,12 @@ chromium:
 	  else echo "no /usr/bin/chromium and not root: browser tests will be skipped"; fi; \
 	fi
 
+## Screenshots of every game's browser table (1280x800, 390x844) into docs/screenshots/.
+screenshots: $(VENV)/.test-installed chromium
+	$(BIN)/python tools/screenshots.py $(ARGS)
+
 lint: $(VENV)/.test-installed
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench tools
 
 typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy --strict src/gamehall

@@ -349,3 +349,23 @@ def test_view_watchers_hear_of_every_input_even_one_they_may_not_see() -> None:
     bob.join(room_id)  # the table fills and starts: the secrets go to the seats alone
     assert watcher.events(Secret) == []
     assert watcher.changes and watcher.changes[-1] == hall.room(room_id).last_seq
+
+
+def test_a_room_without_a_title_takes_the_games_default_title_for_its_config() -> None:
+    import dataclasses
+
+    titled = dataclasses.replace(TOY, default_title=lambda config: f"Race to {config['target']}")
+    hall = Hall(
+        games={"toy": titled},
+        store=MemoryStore(),
+        clock=FakeClock(),
+        defaults={"toy": {}},
+        seed_source=lambda: 1,
+    )
+    alice = hall.login("alice", RecordingListener(), protocol="test")
+    untitled = alice.create_room("toy", {"target": 7})
+    named = alice.create_room("toy", {"target": 7}, title="Friday race")
+    assert untitled.title == "Race to 7"
+    assert named.title == "Friday race"
+    plain = make_hall().login("bob", RecordingListener(), protocol="test").create_room("toy")
+    assert plain.title == TOY.title

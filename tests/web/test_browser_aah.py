@@ -103,7 +103,13 @@ def test_browser_user_plays_a_round_against_legacy_bots(server: ServerThread, pa
         if "wins the round" in banner:
             assert total_points(page) == 1
         page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-aah-legacy.png"))
+        # Leaving a running game asks first; "Stay" keeps the seat.
         page.get_by_test_id("leave-room").click()
+        page.get_by_test_id("leave-cancel").click()
+        assert page.get_by_test_id("leave-question").count() == 0
+        assert page.get_by_test_id("aah-status").count() == 1
+        page.get_by_test_id("leave-room").click()
+        page.get_by_test_id("leave-confirm").click()
         page.get_by_test_id("create-room").wait_for()
     finally:
         bots.cancel()
@@ -143,3 +149,48 @@ def test_browser_user_plays_a_round_against_hall_bots(server: ServerThread, page
     page.get_by_test_id("aah-status").wait_for()
     assert page.get_by_test_id("scoreboard").locator("li.me").inner_text().startswith("bob")
     page.get_by_test_id("hand-card").first.wait_for()  # our hand came back with the view
+
+
+def test_rounds_are_listed_the_next_round_notice_stays_out_of_chat_and_the_game_ends_with_a_chart(
+    server: ServerThread, page: Any
+) -> None:
+    enter_and_create_table(page, server.web_url, "cleo", "Chart night")
+    page.get_by_test_id("fill-bots").click()
+    page.locator(".seat-chips li").nth(4).wait_for()
+    with contextlib.suppress(sync_api.TimeoutError):
+        page.get_by_test_id("start-game").click(timeout=2000)
+    page.get_by_test_id("czar-badge").wait_for()
+    done = page.get_by_test_id("game-over")
+    rounds = 0
+    while done.count() == 0:
+        page.wait_for_selector(
+            '[data-testid="hand-card"]:enabled, [data-testid="judge-button"], [data-testid="game-over"]'
+        )
+        if done.count():
+            break
+        if page.get_by_test_id("judge-button").count() > 0:
+            page.get_by_test_id("judge-button").first.click()
+        else:
+            pick = int(page.get_by_test_id("black-pick").inner_text().split()[-1])
+            for index in range(pick):
+                page.get_by_test_id("hand-card").nth(index).click()
+            if pick > 1:
+                page.get_by_test_id("play-cards").click()
+        page.wait_for_selector('[data-testid="round-winner"], [data-testid="game-over"]')
+        rounds += 1
+        if done.count() == 0:
+            # Between rounds the status line counts down; the round is listed with its winner.
+            listed = page.get_by_test_id("round-winner-line")
+            listed.first.wait_for()
+            assert listed.count() >= 1
+    lines = page.get_by_test_id("round-winner-line").all_inner_texts()
+    assert len(lines) >= 2 and all(lines)
+    chat = page.get_by_test_id("chat-log").inner_text()
+    assert "The next round will begin" not in chat
+    summary = page.get_by_test_id("game-summary")
+    assert "wins the game" in summary.inner_text()
+    assert page.get_by_test_id("summary-standings").locator("tbody tr").count() == 5
+    chart = page.get_by_test_id("score-chart")
+    assert chart.locator("polyline").count() == 5
+    # The winner's line ends at the points limit (2).
+    assert chart.locator("circle").count() == 5 * (len(lines) + 1)

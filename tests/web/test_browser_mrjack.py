@@ -190,6 +190,11 @@ def test_browser_detective_plays_round_one_against_a_hall_bot(server: ServerThre
     page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-mrjack.png"), full_page=True)
     text = resign_and_see_the_end(page, "gamehall-browser-mrjack-end.png")
     assert "Mr. Jack wins" in text and "resigned" in text and "Mr. Jack was" in text
+    # Game over at a glance: both roles with their result, and the suspects left over the rounds.
+    assert page.get_by_test_id("summary-standings").locator("tbody tr").count() == 2
+    chart = page.get_by_test_id("score-chart")
+    assert chart.locator("polyline").count() == 1
+    assert chart.locator("circle").count() >= 2  # the start (8 suspects) and round 1
 
 
 def test_browser_mr_jack_plays_round_one_against_a_wire_bot(server: ServerThread, page: Any) -> None:
@@ -266,8 +271,12 @@ def test_browser_table_fits_a_phone(server: ServerThread, chromium: Any) -> None
         page.locator('.mj-status:has-text("Round 1 of 8")').wait_for()
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 1
-        cards_y = page.locator(".mj-cards-panel").bounding_box()["y"]
-        board_y = page.get_by_test_id("mj-board").bounding_box()["y"]
+        # Measured in one go in the page: the table redraws as the bot moves.
+        page.locator(".mj-cards-panel").wait_for()
+        cards_y, board_y = page.evaluate(
+            """() => [document.querySelector('.mj-cards-panel').getBoundingClientRect().y,
+                      document.querySelector('[data-testid="mj-board"]').getBoundingClientRect().y]"""
+        )
         assert cards_y < board_y
         page.get_by_test_id("mj-figure").first.wait_for()
         page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-mrjack-phone.png"), full_page=True)

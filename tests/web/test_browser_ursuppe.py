@@ -91,7 +91,7 @@ def answer(page: Any, request: str, seen: set[str]) -> None:
             seen.add("buy")
             bp = int(page.locator("li.me [data-testid=ur-bp]").inner_text().split()[0])
             for box in page.locator("[data-testid=ur-gene]:enabled").all():
-                price = int(box.locator("xpath=..").inner_text().split("(")[1].split()[0])
+                price = int(box.get_attribute("data-price"))
                 if price <= bp:
                     box.check()
                     page.get_by_test_id("ur-total").get_by_text(f"{price} of").wait_for()
@@ -115,6 +115,15 @@ def test_browser_user_plays_a_whole_game_against_hall_bots(server: ServerThread,
     page.get_by_test_id("ur-status").wait_for()
     page.get_by_test_id("ur-board").wait_for()
     assert page.get_by_test_id("ur-field").count() == 19
+    # Coordinates as the texts name them, x across and y down; BP and DP explained.
+    assert page.get_by_test_id("ur-coord-x").count() == 5 and page.get_by_test_id("ur-coord-y").count() == 5
+    assert "biopoints" in page.get_by_test_id("ur-legend").inner_text()
+    assert "damage points" in page.get_by_test_id("ur-legend").inner_text()
+    # Gene names in English with the German wire name beside, and what each does.
+    page.get_by_test_id("ur-gene-pool").locator("summary").click()
+    names = page.get_by_test_id("ur-gene-name").all_inner_texts()
+    assert "Speed (GESCHWINDIGKEIT)" in names and "Armor (PANZERUNG)" in names
+    assert "cannot be attacked in phase 1" in page.get_by_test_id("ur-gene-pool").inner_text()
     page.locator(".seat-chips li", has_text="ursula").wait_for()
     if page.get_by_test_id("fill-bots").count():
         page.get_by_test_id("fill-bots").click()
@@ -146,6 +155,9 @@ def test_browser_user_plays_a_whole_game_against_hall_bots(server: ServerThread,
             )
     assert done.count() == 1
     assert "wins" in done.inner_text()
+    # The game-over summary: standings and each colour's score-track position over the rounds.
+    assert page.get_by_test_id("summary-standings").locator("tbody tr").count() == 3
+    assert page.get_by_test_id("score-chart").locator("polyline").count() == 3
     if "bought" in seen:
         assert page.locator("li.me [data-testid=ur-genes] .badge").count() >= 1
     page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-ursuppe.png"))
@@ -316,3 +328,90 @@ def test_every_decision_panel_sends_its_action(server: ServerThread, page: Any) 
             [view, event, testid],
         )
         assert sent == [expected], kind
+
+
+def test_cell_division_highlights_the_legal_fields_and_drops_a_refused_block(
+    server: ServerThread, page: Any
+) -> None:
+    from gamehall.rules.ursuppe import new_game
+    from gamehall.rules.ursuppe.division import field_allowed
+    from gamehall.rules.ursuppe.state import Player
+
+    table = new_game({"players": 4, "shuffle_deck": False}, 1)
+    g = table.state
+    for seat in range(4):
+        g.seats[seat] = Player(seat, f"p{seat}", position=seat, bp=9)
+    g.put_amoeba(0, 0, (1, 1))
+    g.put_amoeba(0, 1, (3, 3))
+    own = [(1, 1), (3, 3)]
+    expected = sorted(f for f in g.board.fields() if field_allowed(g, own, f, spores=False))
+    far = next(f for f in g.board.fields() if f not in expected and f not in own)
+    view = _view("ZUG_AMOEBE_SETZEN", "zellteilung")
+    page.goto(server.web_url)
+    page.get_by_test_id("name-input").wait_for()
+    page.evaluate(
+        """async ([view]) => {
+            const ur = await import("/games/ursuppe.js");
+            const room = { id: "division", seat: 0 };
+            const host = document.createElement("div");
+            host.id = "ur-host";
+            document.body.appendChild(host);
+            window.sent = [];
+            window.reply = { ok: true };
+            const ctx = { view, seat: 0, room, timers: [], ended: null,
+              act: (a) => { window.sent.push(a); return Promise.resolve(window.reply); },
+              rerender: () => host.replaceChildren(ur.render(ctx)) };
+            window.urCtx = ctx;
+            ctx.rerender();
+        }""",
+        [view],
+    )
+    legal = page.locator("[data-testid=ur-field][data-legal='1']")
+    shown = sorted((int(c.get_attribute("data-x")), int(c.get_attribute("data-y"))) for c in legal.all())
+    assert shown == expected and len(shown) > 0
+    assert page.locator("button.ur-cell.legal").count() == len(expected)
+    # 9 BP pay for one amoeba (6 BP): after planning one, no field is offered any more.
+    x, y = expected[0]
+    page.locator(f"[data-testid=ur-field][data-x='{x}'][data-y='{y}']").click()
+    assert page.locator(".ur-cell.planned").count() == 1
+    assert page.locator("[data-testid=ur-field][data-legal='1']").count() == 0
+    page.get_by_test_id("ur-no-targets").wait_for()
+    # The server refuses the block (as it would an illegal one): the plan is dropped.
+    page.evaluate(
+        """async ([x, y]) => {
+            const ur = await import("/games/ursuppe.js");
+            ur.planDivision("division", [2, x, y]);
+            window.reply = null;
+            window.urCtx.rerender();
+        }""",
+        list(far),
+    )
+    assert page.locator(".ur-cell.planned").count() == 2
+    page.get_by_test_id("ur-divide").click()
+    page.wait_for_function("() => document.querySelectorAll('.ur-cell.planned').length === 0")
+    assert page.evaluate("window.sent")[-1]["type"] == "AmoebenSetzen"
+    assert page.locator("[data-testid=ur-field][data-legal='1']").count() == len(expected)
+
+
+def test_the_table_fits_a_390_px_phone(server: ServerThread, chromium: Any) -> None:
+    with fresh_page(chromium, width=390, height=844, step_ms=STEP_MS) as phone:
+        phone.goto(server.web_url)
+        phone.get_by_test_id("name-input").wait_for()
+        view = _view("ZUG_AMOEBE_SETZEN", "zellteilung")
+        phone.evaluate(
+            """async ([view]) => {
+                const ur = await import("/games/ursuppe.js");
+                const room = { id: "phone", seat: 0 };
+                const host = document.createElement("main");
+                const ctx = { view, seat: 0, room, timers: [], ended: null,
+                  act: () => null, rerender: () => {} };
+                host.appendChild(ur.render(ctx));
+                document.getElementById("main").replaceChildren(host);
+            }""",
+            [view],
+        )
+        width = phone.evaluate("document.scrollingElement.scrollWidth")
+        assert width <= 390, f"the page is {width} px wide"
+        board = phone.get_by_test_id("ur-board").bounding_box()
+        assert board is not None and board["x"] >= 0 and board["x"] + board["width"] <= 390
+        assert phone.get_by_test_id("ur-divide").is_visible()

@@ -102,6 +102,17 @@ def test_a_duplicate_turn_reveals_the_master_move_and_scores(server: ServerThrea
         {"preset": "DupEN", "end_turn_when_all_moved": "on", "pause_s": "30", "grace_s": "2"},
     )
     page.get_by_test_id("rack-tile").first.wait_for()
+    # A room created without a title is named by its mode, in words.
+    assert page.locator(".room-header h2").inner_text() == "Duplicate (English)"
+    # At 1280x800 the rack is in view during the timed turn.
+    page.get_by_test_id("words-timer").wait_for()
+    in_view = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="rack-tile"]')].map((el) => {
+            const r = el.getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= window.innerHeight;
+        })"""
+    )
+    assert in_view and all(in_view), in_view
     top = duplicate_table(server, room_id).top
     assert top is not None
     type_move(page, top)
@@ -151,4 +162,53 @@ def test_a_browser_user_finds_a_boggle_word(server: ServerThread, page: Any) -> 
     mine = page.locator('[data-testid="round-player"][data-seat="0"]')
     assert word in mine.inner_text()
     page.get_by_test_id("game-over").wait_for()
+    assert page.locator(".room-header h2").inner_text() == "Boggle (English)"
+    # Game over at a glance: the standings and each player's total over the rounds.
+    assert "wins with" in page.get_by_test_id("summary-headline").inner_text()
+    assert page.get_by_test_id("summary-standings").locator("tbody tr").count() == 2
+    assert page.get_by_test_id("score-chart").locator("polyline").count() == 2
     page.screenshot(path=str(SCREENSHOTS / "gamehall-browser-words-boggle-results.png"))
+
+
+def test_the_create_form_names_modes_in_words_and_a_slow_create_says_it_prepares_the_dictionary(
+    server: ServerThread, page: Any
+) -> None:
+    page.goto(server.web_url)
+    page.get_by_test_id("name-input").fill("carol")
+    page.get_by_test_id("login-button").click()
+    page.get_by_test_id("create-room").wait_for()
+    page.get_by_test_id("create-game").select_option("words")
+    page.locator("details summary").click()
+    options = page.locator('[data-setting="preset"] option').all_inner_texts()
+    assert "Duplicate (English)" in options and "Boggle 4\u00d74 (French)" in options
+    assert not any(code in options for code in ("DupEN", "BogFR"))
+    # The first build of a word list takes minutes: hold the server's reply to "create" (as a
+    # server busy building would) and the browser says what it waits for.
+    held: list[Any] = []
+    sockets: list[Any] = []
+
+    def relay(ws: Any) -> None:
+        sockets.append(ws)
+        server_ws = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            if isinstance(message, str) and '"t":"joined"' in message.replace(" ", "") and not held:
+                held.append(message)
+                return
+            ws.send(message)
+
+        server_ws.on_message(to_page)
+        ws.on_message(lambda message: server_ws.send(message))
+
+    page.route_web_socket("**/ws", relay)
+    page.reload()
+    page.get_by_test_id("create-room").wait_for()
+    page.get_by_test_id("create-game").select_option("words")
+    page.get_by_test_id("create-room").click()
+    busy = page.get_by_test_id("busy")
+    busy.wait_for()
+    assert busy.inner_text() == "Preparing the dictionary…"
+    # The reply arrives: the line goes and the table opens.
+    sockets[-1].send(held[0])
+    page.get_by_test_id("words-status").wait_for()
+    assert page.get_by_test_id("busy").count() == 0

@@ -197,7 +197,7 @@ class Hall:
             config = game_type.schema.validate(settings or {}, base=self.game_defaults(game))
             seed = self._seed_source()
             meta: dict[str, JSON] = {
-                "title": title or game_type.title,
+                "title": title or _default_title(game_type, config),
                 "operator": operator,
                 "password_hash": self.passwords.new_hash(password) if password else None,
                 "extra": dict(extra or {}),
@@ -527,3 +527,10 @@ class Session:
         if self._user.listener is not self._listener:
             return  # replaced by a newer login of the same user: that one owns the seats now
         self._hall.logout(self._user, dropped=dropped)
+
+
+def _default_title(game_type: GameType, config: Mapping[str, JSON]) -> str:
+    """A room's title when its creator gave none: the game's own default for this config."""
+    if game_type.default_title is None:
+        return game_type.title
+    return game_type.default_title(config)

@@ -531,3 +531,6 @@ class GameType:
     actions: ActionCodec
     seat_count: Callable[[Mapping[str, JSON]], int] = lambda config: 0
     """How many seats a room with this config has (the lobby shows "2/5", bots fill the rest)."""
+    default_title: Callable[[Mapping[str, JSON]], str] | None = None
+    """The title of a room created without one, from its (validated) config, when the game's
+    own title would not tell two rooms apart (words: "Duplicate (English)"); None: ``title``."""

@@ -11,6 +11,9 @@ import { renderLobby } from "./lobby.js";
 import { renderRoom, roomLogChanged } from "./room.js";
 import * as generic from "./games/generic.js";
 import { RENDERERS } from "./games/index.js";
+import { languagePicker, t, translateStatic } from "./i18n.js";
+import { watchRequest } from "./busy.js";
+import "./i18n-de.js";
 
 const STORAGE_NAME = "gamehall.name";
 const STORAGE_TOKEN = "gamehall.token";
@@ -60,11 +63,14 @@ export const app = {
 
   /** Run a request; report its refusal. Resolves with the reply or null. */
   async run(msg) {
+    const done = watchRequest(msg); // a slow request says what it waits for (busy.js)
     try {
       return await conn.request(msg);
     } catch (err) {
       app.showError(err);
       return null;
+    } finally {
+      done();
     }
   },
 
@@ -142,7 +148,7 @@ function socketUrl() {
 function onStatus(status) {
   const wasOpen = state.status === "open";
   state.status = status;
-  statusEl.textContent = { connecting: "Connecting…", open: "Connected", closed: "Disconnected" }[status];
+  statusEl.textContent = t({ connecting: "Connecting…", open: "Connected", closed: "Disconnected" }[status]);
   statusEl.dataset.status = status;
   if (status === "open" && state.name) hello();
   if (status === "closed" && wasOpen) state.welcomed = false;
@@ -209,13 +215,16 @@ const HANDLERS = {
     if (room.seen.size > 4096) room.seen = new Set([...room.seen].slice(-2048));
     room.seq = Math.max(room.seq, msg.seq);
     const ev = msg.event;
-    const line = describeEvent(ev);
+    const renderer = room.info ? app.renderer(room.info.game) : null;
+    // A renderer may show an event its own way (e.g. AAH's "next round in 5 s" as a status
+    // line) by returning null from logLine; undefined keeps the default chat line.
+    const custom = renderer && renderer.logLine ? renderer.logLine(ev) : undefined;
+    const line = custom === undefined ? describeEvent(ev) : custom;
     if (line) {
       app.addLog(room.log, line);
       if (state.current === msg.room) roomLogChanged(app);
     }
     if (SEAT_EVENTS.has(ev.type)) app.refreshLobby();
-    const renderer = room.info ? app.renderer(room.info.game) : null;
     if (renderer && renderer.onEvent) renderer.onEvent(app, room, ev);
   },
 
@@ -224,7 +233,7 @@ const HANDLERS = {
     const now = performance.now();
     room.view = msg.view;
     room.seat = msg.seat;
-    room.timers = (msg.timers || []).map((t) => ({ key: t.key, deadline: now + t.seconds_left * 1000 }));
+    room.timers = (msg.timers || []).map((x) => ({ key: x.key, deadline: now + x.seconds_left * 1000 }));
     if (state.current === msg.room && state.screen === "room") render();
   },
 
@@ -278,10 +287,10 @@ function endedText(msg) {
 function describeEvent(ev) {
   switch (ev.type) {
     case "ChatSaid": return { kind: "room", sender: ev.sender, text: ev.text };
-    case "SeatJoined": return { kind: "system", text: `${ev.name} sat down.` };
-    case "SeatLeft": return { kind: "system", text: `${ev.name} left.` };
-    case "SeatAway": return { kind: "system", text: `${ev.name} lost the connection.` };
-    case "SeatBack": return { kind: "system", text: `${ev.name} is back.` };
+    case "SeatJoined": return { kind: "system", text: t("{name} sat down.", { name: ev.name }) };
+    case "SeatLeft": return { kind: "system", text: t("{name} left.", { name: ev.name }) };
+    case "SeatAway": return { kind: "system", text: t("{name} lost the connection.", { name: ev.name }) };
+    case "SeatBack": return { kind: "system", text: t("{name} is back.", { name: ev.name }) };
     case "SeatRenamed": return { kind: "system", text: `${ev.old} is now ${ev.new}.` };
     case "SpectatorsChanged": return null;
     case "RoomClosed": return null;
@@ -319,6 +328,12 @@ function render() {
 setInterval(tickCountdowns, 250);
 setInterval(() => { if (state.welcomed && state.screen !== "login") app.refreshLobby(); }, 4000);
 document.getElementById("logout").addEventListener("click", () => app.logout());
+document.getElementById("logout").before(languagePicker());
+translateStatic();
+window.addEventListener("gamehall:lang", () => {
+  statusEl.textContent = t({ connecting: "Connecting…", open: "Connected", closed: "Disconnected" }[state.status] || "Not connected");
+  if (state.screen !== "login" || !state.name) render();
+});
 if (state.name) {
   replace(main, h("p", { class: "muted", text: "Connecting…" }));
   conn.open();

@@ -1,6 +1,7 @@
 // The lobby: every room of every game, the "create a room" form built from the game's
 // settings schema (sent in "welcome"), the rooms we are in, and hall-wide chat.
 
+import { choiceLabel } from "./labels.js";
 import { h, replace } from "./ui.js";
 import { chatPanel } from "./room.js";
 
@@ -137,7 +138,7 @@ function settingField(s) {
     return h("div", { class: "field check" }, input, label, help(s));
   }
   if (s.kind === "choice") {
-    input = h("select", common, s.choices.map((c) => h("option", { value: c, selected: c === s.default, text: c })));
+    input = h("select", common, s.choices.map((c) => h("option", { value: c, selected: c === s.default, text: choiceLabel(gameSelect.value, s.name, c) })));
   } else if (s.kind === "int" || s.kind === "float") {
     input = h("input", { ...common, type: "number", value: String(s.default), min: s.low ?? null, max: s.high ?? null, step: s.kind === "int" ? "1" : "any", required: true });
   } else if (s.kind === "list") {

@@ -2,6 +2,7 @@
 // timers, chat), and the game's own renderer (games/<id>.js) in the middle.
 
 import { h, replace, countdown } from "./ui.js";
+import { lang, t } from "./i18n.js";
 
 let current = null; // {roomId, root, header, table} — kept while the same room is shown
 let panels = []; // live chat panels: {roomId, logEl}
@@ -13,7 +14,7 @@ export function renderRoom(app, main) {
   if (!current || current.roomId !== roomId || current.root.parentNode !== main) {
     const header = h("header", { class: "room-header" });
     const table = h("section", { class: "table-area", "aria-label": "Table", testid: "table" });
-    const side = h("aside", { class: "side card", "aria-label": "Chat" }, h("h2", { text: "Chat" }), chatPanel(app, roomId));
+    const side = h("aside", { class: "side card", "aria-label": "Chat" }, h("h2", { text: t("Chat") }), chatPanel(app, roomId));
     const root = h("div", { class: "room", dataset: { room: roomId } }, header, h("div", { class: "room-body" }, table, side));
     current = { roomId, root, header, table };
     replace(main, root);
@@ -25,7 +26,7 @@ export function renderRoom(app, main) {
 function fillHeader(app, room) {
   // Redraw only on a real change: a button replaced under the pointer loses its click.
   const shownBy = room.info ? app.renderer(room.info.game).id || "generic" : ""; // see fillTable
-  const signature = JSON.stringify([room.info, room.seat, room.ended, room.timers.map((t) => t.key), shownBy]);
+  const signature = JSON.stringify([room.info, room.seat, room.ended, room.timers.map((x) => x.key), shownBy, lang(), Boolean(room.confirmLeave)]);
   if (current.headerSignature === signature) return;
   current.headerSignature = signature;
   const info = room.info;
@@ -37,35 +38,55 @@ function fillHeader(app, room) {
   const run = (msg) => app.run({ room: room.id, ...msg });
   const seatList = info ? info.seats.map((s) => h("li", { class: s.away ? "away" : "" },
     h("span", { text: s.name }),
-    s.away ? h("span", { class: "muted", text: " (away)" }) : null,
+    s.away ? h("span", { class: "muted", text: ` (${t("away")})` }) : null,
     operator && s.name.toLowerCase() !== me.toLowerCase() && !room.ended
-      ? h("button", { type: "button", class: "link small", testid: `kick-${s.seat}`, "aria-label": `Remove ${s.name}`, onclick: () => run({ t: "kick", seat: s.seat }), text: "remove" })
+      ? h("button", { type: "button", class: "link small", testid: `kick-${s.seat}`, "aria-label": `Remove ${s.name}`, onclick: () => run({ t: "kick", seat: s.seat }), text: t("remove") })
       : null)) : [];
   replace(current.header,
     h("div", { class: "row spread" },
       h("div", {},
-        h("button", { type: "button", class: "small", testid: "back-to-lobby", onclick: () => app.toLobby(), text: "← Lobby" }),
+        h("button", { type: "button", class: "small", testid: "back-to-lobby", onclick: () => app.toLobby(), text: t("← Lobby") }),
         h("h2", { class: "inline" }, info ? info.title : room.id),
         h("span", { class: "muted" }, game ? ` ${game.title}` : ""),
-        room.seat === null && !room.ended ? h("span", { class: "badge", testid: "spectating", text: "watching" }) : null),
+        room.seat === null && !room.ended ? h("span", { class: "badge", testid: "spectating", text: t("watching") }) : null),
       h("div", { class: "controls" },
-        waiting ? h("button", { type: "button", class: "primary", testid: "start-game", onclick: () => run({ t: "start" }), text: "Start game" }) : null,
-        waiting && operator && freeSeats > 0 ? h("button", { type: "button", testid: "add-bot", onclick: () => run({ t: "bots", count: 1 }), text: "Add a bot" }) : null,
-        waiting && operator && freeSeats > 1 ? h("button", { type: "button", testid: "fill-bots", onclick: () => run({ t: "bots", count: freeSeats }), text: `Fill ${freeSeats} seats with bots` }) : null,
+        waiting ? h("button", { type: "button", class: "primary", testid: "start-game", onclick: () => run({ t: "start" }), text: t("Start game") }) : null,
+        waiting && operator && freeSeats > 0 ? h("button", { type: "button", testid: "add-bot", onclick: () => run({ t: "bots", count: 1 }), text: t("Add a bot") }) : null,
+        waiting && operator && freeSeats > 1 ? h("button", { type: "button", testid: "fill-bots", onclick: () => run({ t: "bots", count: freeSeats }), text: t("Fill {n} seats with bots", { n: freeSeats }) }) : null,
         room.ended
-          ? h("button", { type: "button", class: "primary", testid: "leave-room", onclick: () => app.toLobby(), text: "Back to lobby" })
-          : h("button", { type: "button", testid: "leave-room", onclick: () => run({ t: "leave" }), text: room.seat === null ? "Stop watching" : "Leave" }))),
+          ? h("button", { type: "button", class: "primary", testid: "leave-room", onclick: () => app.toLobby(), text: t("Back to lobby") })
+          : h("button", { type: "button", testid: "leave-room", onclick: () => leave(app, room, run), text: room.seat === null ? t("Stop watching") : t("Leave") }))),
     info ? h("ul", { class: "seat-chips", "aria-label": "Seats" }, seatList,
-      info.spectators.length ? h("li", { class: "muted", text: `watching: ${info.spectators.join(", ")}` }) : null) : null,
+      info.spectators.length ? h("li", { class: "muted", text: t("watching: {names}", { names: info.spectators.join(", ") }) }) : null) : null,
     room.timers.length && !(info && app.renderer(info.game).showsTimers) ? h("p", { class: "timers", testid: "timers" },
       room.timers.map((t) => h("span", { class: "timer" }, `Time left (${t.key}): `, countdown(t.deadline, { testid: "timer" })))) : null,
-    room.ended ? h("p", { class: "banner", role: "status", testid: "room-ended", text: room.ended.reason === "game_over" ? "This game is over." : "This room has ended." }) : null,
+    leaveQuestion(app, room, run),
+    room.ended ? h("p", { class: "banner", role: "status", testid: "room-ended", text: room.ended.reason === "game_over" ? t("This game is over.") : t("This room has ended.") }) : null,
   );
 }
 
+/** Leaving a seat of a running game cannot be undone: ask first, in the header (watching or
+ * a room still waiting for players leaves at once). */
+function leave(app, room, run) {
+  const playing = room.seat !== null && room.info && room.info.status !== "waiting";
+  if (!playing) { run({ t: "leave" }); return; }
+  room.confirmLeave = true;
+  fillHeader(app, room);
+}
+
+function leaveQuestion(app, room, run) {
+  if (!room.confirmLeave || room.ended) return null;
+  const close = () => { room.confirmLeave = false; fillHeader(app, room); };
+  return h("div", { class: "banner leave-confirm", role: "alertdialog", "aria-label": t("Leave this game?"), testid: "leave-question" },
+    h("strong", { text: t("Leave this game?") }),
+    h("span", { text: ` ${t("Your seat is given up for good: you cannot come back to it.")} ` }),
+    h("button", { type: "button", class: "primary", testid: "leave-confirm", onclick: () => { room.confirmLeave = false; run({ t: "leave" }); }, text: t("Leave") }),
+    h("button", { type: "button", testid: "leave-cancel", onclick: close, text: t("Stay") }));
+}
+
 function fillTable(app, room, force = false) {
-  if (!room.view) { replace(current.table, h("p", { class: "muted", text: "Loading the table…" })); return; }
-  const signature = JSON.stringify([room.view, room.seat, room.ended, room.timers.map((t) => t.key)]);
+  if (!room.view) { replace(current.table, h("p", { class: "muted", text: t("Loading the table…") })); return; }
+  const signature = JSON.stringify([room.view, room.seat, room.ended, room.timers.map((x) => x.key), lang()]);
   const info = room.info;
   const renderer = app.renderer(info ? info.game : room.view.game);
   // The renderer counts too: after a reload the first view may be drawn by generic.js before

@@ -81,6 +81,7 @@ def test_winner_mode_falls_back_to_sequential_after_a_void_round_or_an_absent_wi
     table, _ = started(4, seed=6, czar_mode="winner", aplimit=100)
     first = czar(table)
     fire(table, "pick")  # nobody played: void
+    assert table.view(None)["rounds"] == [{"round": 1, "winner": None, "winner_name": None}]
     fire(table, "gap")
     assert czar(table) == (first + 1) % 4
     second = czar(table)

@@ -92,6 +92,7 @@ def test_a_pick_one_round_from_picks_to_winner() -> None:
     assert view["phase"] == "gap"
     assert view["last_round"]["winner"] == owner
     assert {s["owner"] for s in view["last_round"]["submissions"]} == {first, second}
+    assert view["rounds"] == [{"round": 1, "winner": owner, "winner_name": table.seat_names()[owner]}]
     assert_census(table)
     assert table.card_census().white_discard == 2 and table.card_census().black_discard == 1
 

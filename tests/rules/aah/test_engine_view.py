@@ -18,6 +18,7 @@ KEYS = {
     "submissions",
     "seats",
     "last_round",
+    "rounds",
     "points_limit",
     "timeout",
     "round_gap",

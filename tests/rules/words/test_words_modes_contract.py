@@ -61,6 +61,21 @@ def test_settings_override_the_preset() -> None:
         new_game({"dictionary": "/nonexistent/words.txt"}, 1)
 
 
+@pytest.mark.parametrize(
+    ("settings", "title"),
+    [
+        ({}, "Duplicate (English)"),
+        ({"preset": "fr"}, "Duplicate (French)"),
+        ({"preset": "ScrEN"}, "Scrabble (English)"),
+        ({"preset": "BogFR"}, "Boggle (French)"),
+        ({"preset": "DupEN", "mode": "boggle", "letters": "FR"}, "Boggle (French)"),
+    ],
+)
+def test_a_room_without_a_title_is_named_by_its_mode(settings: dict[str, str], title: str) -> None:
+    assert GAME_TYPE.default_title is not None
+    assert GAME_TYPE.default_title(GAME_TYPE.schema.validate(settings)) == title
+
+
 def test_actions_round_trip_through_the_codec() -> None:
     codec = GAME_TYPE.actions
     assert set(codec.names) == {"Moves", "ChangeLetters", "StartTurn"}

@@ -171,6 +171,7 @@ def judge(table: TableState, winner: Seat, card_id: int, out: list[Event]) -> No
     rec.points += 1
     cards = tuple(rnd.submissions[winner])
     out.append(RoundWon(seat=winner, name=rec.name, card_id=card_id, cards=cards))
+    table.round_winners.append((table.round_number, winner, rec.name))
     table.last_round = LastRound(
         winner,
         rec.name,
@@ -212,6 +213,7 @@ def void_round(table: TableState, void: RoundVoid, out: list[Event]) -> None:
     rnd.reveal_order.clear()
     table.blacks.discard([rnd.black])
     rnd.settled = True
+    table.round_winners.append((table.round_number, None, None))
     table.last_round = LastRound(None, None, None)
     table.previous_winner = None
     table.skip_next_legacy_draw = True

@@ -112,6 +112,9 @@ class TableState:
     round_number: int = 0
     round: RoundState | None = None
     last_round: LastRound | None = None
+    round_winners: list[tuple[int, Seat | None, str | None]] = field(default_factory=list)
+    """(round, winning seat, its name) of every settled round, ``None`` for a void round: the
+    game-over panel lists them and charts the points."""
     previous_czar: Seat | None = None
     previous_winner: Seat | None = None
     skip_next_legacy_draw: bool = False

@@ -56,6 +56,10 @@ def table_view(table: TableState, seat: Seat | None) -> dict[str, JSON]:
             for rec in table.taken()
         ],
         "last_round": _last_round(table),
+        "rounds": [
+            {"round": number, "winner": winner, "winner_name": name}
+            for number, winner, name in table.round_winners
+        ],
         "points_limit": table.setting("aplimit"),
         "timeout": table.setting("timeout"),
         "round_gap": table.seconds("round_gap"),

@@ -12,12 +12,43 @@ from __future__ import annotations
 from typing import Any
 
 from gamehall.rules._core import JSON, Seat, ToMove
+from gamehall.rules.doppelkopf.cards import JOKER, SUITS, TRUMP, Ranking, ranking_for
 from gamehall.rules.doppelkopf.play import Referee
 from gamehall.rules.doppelkopf.state import RoundState, TableState
 
 
 def _cards(rnd: RoundState, ids: list[str]) -> list[dict[str, str]]:
     return [{"id": c, "value": rnd.values[c]} for c in ids]
+
+
+def _sorted_hand(ref: Referee, ids: list[str]) -> list[dict[str, JSON]]:
+    """A hand in the order a player holds it under the round's game type: trumps first,
+    strongest first, then the plain suits (clubs, spades, hearts, diamonds), each strongest
+    first. Each card says whether it is a trump now, so a table can set the trumps apart.
+
+    Before play starts the order is the normal game's: the game type is not public during the
+    reservations, and a hand re-sorted by a solo someone chose would tell every seat about it."""
+    ranking = ref.ranking() if ref.rnd.phase in ("tricks", "end") else _normal_ranking(ref)
+
+    def key(card: str) -> tuple[int, int, int]:
+        value = ref.rnd.values[card]
+        kind = ranking.classify(value)
+        group = -1 if kind == TRUMP else SUITS.index(kind)
+        return (group, -ranking.strength(value), SUITS.index(value[0]) if value != JOKER else -1)
+
+    return [
+        {"id": c, "value": ref.rnd.values[c], "trump": ranking.is_trump(ref.rnd.values[c])}
+        for c in sorted(ids, key=key)
+    ]
+
+
+def _normal_ranking(ref: Referee) -> Ranking:
+    return ranking_for(
+        "normal",
+        heart10=bool(ref.rules["heart10"]),
+        shift_h10=bool(ref.rules["solo_shift_h10"]),
+        joker=str(ref.rules["joker"]),
+    )
 
 
 def _poverty_view(ref: Referee, seat: Seat | None) -> dict[str, JSON] | None:
@@ -46,7 +77,7 @@ def _round_view(table: TableState, ref: Referee, seat: Seat | None) -> dict[str,
         "player_list": list(rnd.player_list),
         "total_tricks": rnd.tricks_total,
         "hand_sizes": [len(h) for h in rnd.hands],
-        "hand": _cards(rnd, rnd.hands[seat]) if seat is not None else [],
+        "hand": _sorted_hand(ref, rnd.hands[seat]) if seat is not None else [],
         "hands": [_cards(rnd, h) for h in rnd.hands] if open_cards else None,
         "ready": list(rnd.ready),
         "game_type": ref.shown_type() if rnd.phase in ("tricks", "end") else None,
@@ -64,6 +95,10 @@ def _round_view(table: TableState, ref: Referee, seat: Seat | None) -> dict[str,
         "last_trick": None
         if not rnd.tricks
         else [None if c is None else rnd.values[c] for c in rnd.tricks[-1].cards],
+        "last_trick_winner": rnd.tricks[-1].winner if rnd.tricks else None,
+        "last_trick_leader": rnd.tricks[-1].leader if rnd.tricks else None,
+        # Once the round is scored every seat's party is public (the result names them).
+        "re_seats": sorted(rnd.re_seats) if rnd.phase == "end" and rnd.re_seats is not None else None,
         "announcements": [{"seat": a.seat, "kind": a.kind, "party": a.party} for a in rnd.announcements],
         "pigs": bool(rnd.pig_ids),
         "superpigs": bool(rnd.superpig_ids),
@@ -77,6 +112,7 @@ def _round_view(table: TableState, ref: Referee, seat: Seat | None) -> dict[str,
     if seat is not None and rnd.phase == "tricks":
         buttons = ref.buttons(seat)
         view["rebtn_lbl"], view["pigbtn_lbl"] = buttons.rebtn_lbl, buttons.pigbtn_lbl
+    if seat is not None and rnd.phase in ("tricks", "end"):
         view["party"] = ref.party_of(seat)
     if rnd.complaint is not None:
         complaint = rnd.complaint

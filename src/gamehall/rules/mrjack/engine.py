@@ -119,6 +119,9 @@ class MrJackGame:
         self.activation: Activation | None = None
         self.witness_seen = True
         self.suspects: set[str] = set(COLOURS)
+        self.suspects_by_round: list[tuple[int, int]] = []
+        """(round, suspects left) at the end of each round and at the game's end: the
+        game-over chart; public like the suspects themselves."""
         self.winner: str | None = None
         self.reason: str | None = None
         self.aborted = False
@@ -466,6 +469,7 @@ class MrJackGame:
         self._end_round(out)
 
     def _end_round(self, out: list[Event]) -> None:
+        self.suspects_by_round.append((self.round, len(self.suspects)))
         out.append(EndeRunde(runde=self.round))
         if self.round == ROUNDS:
             self._game_over(MRJACK, "time", out)
@@ -474,6 +478,8 @@ class MrJackGame:
 
     def _game_over(self, winner: str, reason: str, out: list[Event]) -> None:
         self.winner, self.reason = winner, reason
+        if not self.suspects_by_round or self.suspects_by_round[-1][0] != self.round:
+            self.suspects_by_round.append((self.round, len(self.suspects)))
         self.phase = Phase.OVER
         self.activation = None
         self.final_names = dict(self.names)
@@ -577,6 +583,7 @@ class MrJackGame:
         twin.draft = self.draft.copy()
         twin.alibis = self.alibis.copy()
         twin.suspects = set(self.suspects)
+        twin.suspects_by_round = list(self.suspects_by_round)
         act = self.activation
         if act is not None:
             twin.activation = dataclasses.replace(act, remaining=set(act.remaining))

@@ -46,6 +46,7 @@ def game_view(game: MrJackGame, seat: Seat | None) -> dict[str, JSON]:
         "seen": sorted(seen_colours(game.board, park_hides=game.rules.park_hides), key=COLOURS.index),
         "witness_seen": game.witness_seen,
         "suspects": [c for c in COLOURS if c in game.suspects],
+        "suspects_by_round": [[number, left] for number, left in game.suspects_by_round],
         "alibi_deck": len(game.alibis.deck),
         "alibis": list(game.alibis.drawn.get(seat, [])) if seat is not None else [],
         "jack": None,

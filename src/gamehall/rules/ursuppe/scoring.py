@@ -54,6 +54,7 @@ def score(g: TableState) -> None:
             player.position = leapfrog(player.position, spaces, occupied)
     for farbe in g.colours:
         g.out.append(ev.Punkte(farbe=farbe, punkte=g.seats[farbe].position))
+    g.position_history.append((g.round, {farbe: g.seats[farbe].position for farbe in g.colours}))
 
 
 def game_over(g: TableState) -> bool:

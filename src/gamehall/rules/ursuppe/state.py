@@ -77,6 +77,8 @@ class TableState:
     round: int = 0
     phase: str = "lobby"
     last_card_revealed: bool = False
+    position_history: list[tuple[int, dict[Seat, int]]] = field(default_factory=list)
+    """(round, every colour's score-track position) after each phase 6: the game-over chart."""
     attacked: set[AmoebaId] = field(default_factory=set)
     """Amoebas that attacked this round (one Struggle per amoeba per round)."""
     fled: set[AmoebaId] = field(default_factory=set)

@@ -101,6 +101,10 @@ def table_view(
         "board": list(g.board.mask),
         "fields": [{"x": x, "y": y, "cubes": list(cubes)} for (x, y), cubes in sorted(g.cubes.items())],
         "supply": list(g.supply),
+        "history": [
+            {"round": number, "positions": [[farbe, pos] for farbe, pos in sorted(positions.items())]}
+            for number, positions in g.position_history
+        ],
         "gene_pool": [
             {
                 "gene": int(gene),

@@ -27,7 +27,16 @@ from gamehall.rules.words.boggle import BoggleTable
 from gamehall.rules.words.duplicate import DuplicateTable
 from gamehall.rules.words.lexicon import Lexicon
 from gamehall.rules.words.scrabble import ScrabbleTable
-from gamehall.rules.words.settings import PRESETS, SCHEMA, Preset, Rules, resolve, seat_count, shared_lexicon
+from gamehall.rules.words.settings import (
+    PRESETS,
+    SCHEMA,
+    Preset,
+    Rules,
+    default_title,
+    resolve,
+    seat_count,
+    shared_lexicon,
+)
 from gamehall.rules.words.words_table import WordsTable
 
 TABLES: Mapping[str, type[WordsTable]] = {
@@ -60,6 +69,7 @@ GAME_TYPE = GameType(
     new_game=_new_game,
     actions=ACTIONS,
     seat_count=seat_count,
+    default_title=default_title,
 )
 
 __all__ = [

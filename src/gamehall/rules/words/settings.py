@@ -152,6 +152,22 @@ def resolve(config: Mapping[str, JSON]) -> Rules:
     )
 
 
+MODE_TITLES = {"duplicate": "Duplicate", "scrabble": "Scrabble", "boggle": "Boggle"}
+LANGUAGE_NAMES = {"EN": "English", "FR": "French"}
+
+
+def mode_title(mode: str, letters: str) -> str:
+    """A mode in words, as a room title and the create form say it: "Duplicate (English)"."""
+    return f"{MODE_TITLES.get(mode, mode)} ({LANGUAGE_NAMES.get(letters, letters)})"
+
+
+def default_title(config: Mapping[str, JSON]) -> str:
+    """The title of a words room created without one: its mode and language, so that two
+    rooms of different modes do not look alike in the lobby."""
+    rules = resolve(config)
+    return mode_title(rules.mode, rules.letters.name)
+
+
 def seat_count(config: Mapping[str, JSON]) -> int:
     """How many seats a room with ``config`` has (scrabble is capped at 4)."""
     return resolve(config).max_players

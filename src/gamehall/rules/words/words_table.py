@@ -90,6 +90,9 @@ class WordsTable(abc.ABC):
         self.toptotal = 0
         self.end_reason: str | None = None
         self.last_turn: TurnEnded | None = None
+        self.history: list[tuple[int, dict[Seat, int]]] = []
+        """Every player's total after each scored turn (and after the final adjustments): the
+        score chart of the game-over panel; public like the totals themselves."""
         self._timer: Timer | None = None
         self._timer_kind = ""
         self._timer_serial = 0
@@ -220,6 +223,8 @@ class WordsTable(abc.ABC):
         return tuple(PlayerScore(seat, p.name, p.total, p.last) for seat, p in order)
 
     def _scores_event(self, audience: frozenset[Seat] | None = None) -> ScoresUpdated:
+        if audience is None:
+            self._record_totals()
         return ScoresUpdated(
             turn=self.turn, toptotal=self.toptotal, scores=self.standings(), audience=audience
         )
@@ -228,7 +233,15 @@ class WordsTable(abc.ABC):
         self.phase = Phase.OVER
         self.end_reason = reason
         self._clear_timer()
+        self._record_totals()
         return [GameEnded(reason=reason, toptotal=self.toptotal, ranking=self.standings())]
+
+    def _record_totals(self) -> None:
+        """Append the current totals to :attr:`history` unless they are already its last row."""
+        totals = {seat: p.total for seat, p in self.players.items()}
+        if self.history and self.history[-1] == (self.turn, totals):
+            return
+        self.history.append((self.turn, totals))
 
     def outcome(self) -> Outcome | None:
         if not self.finished:
@@ -275,6 +288,10 @@ class WordsTable(abc.ABC):
             "toptotal": self.toptotal,
             "end_reason": self.end_reason,
             "last_turn": _turn_json(self.last_turn),
+            "history": [
+                {"turn": turn, "totals": [[s, total] for s, total in totals.items()]}
+                for turn, totals in self.history
+            ],
             **self._view_mode(seat),
         }
 

@@ -5,6 +5,10 @@
 // Renders the engine's view (see docs/web-protocol.md, section 8); sends Pick and Judge actions.
 
 import { h, countdown } from "../ui.js";
+import { addTranslations, scoped } from "../i18n.js";
+import { cumulative, gameOverPanel } from "./summary.js";
+
+const t = scoped("aah");
 
 const selections = new Map(); // room id -> {round, ids: [card ids in play order]}
 const cardTexts = new Map(); // card id -> text, remembered from our hand (our played cards)
@@ -13,6 +17,13 @@ export const id = "aah";
 
 /** This renderer shows the round timer itself (the room frame then shows none). */
 export const showsTimers = true;
+
+/** The between-rounds notice ("The next round will begin in 5 seconds.") is the status line's
+ * countdown, not a chat line every round. */
+export function logLine(ev) {
+  if (ev.type === "Broadcast" && ev.topic === "next_round") return null;
+  return undefined;
+}
 
 export function render(ctx) {
   const v = ctx.view;
@@ -24,7 +35,7 @@ export function render(ctx) {
     statusLine(ctx, v, me, iAmCzar),
     h("div", { class: "aah-grid" },
       h("div", { class: "aah-play" },
-        gameOverBanner(v),
+        gameOverBanner(ctx, v),
         h("div", { class: "aah-top" },
           v.black ? blackCard(v.black, blackFill(v, selection)) : null,
           playedArea(ctx, v, iAmCzar) || roundSummary(v)),
@@ -40,38 +51,47 @@ function statusLine(ctx, v, me, iAmCzar) {
   const present = v.seats.filter((s) => s.present).length;
   let text;
   switch (v.phase) {
-    case "lobby": text = `Waiting for players: ${present} of at least ${v.min_players} seated (up to ${v.playermax}). The game starts by itself once enough players sit down, or press Start.`; break;
-    case "waiting": text = "Waiting for players to reconnect."; break;
+    case "lobby": text = t("Waiting for players: {n} of at least {min} seated (up to {max}). The game starts by itself once enough players sit down, or press Start.", { n: present, min: v.min_players, max: v.playermax }); break;
+    case "waiting": text = t("Waiting for players to reconnect."); break;
     case "pick":
-      if (!me) text = "The players are picking their answers.";
-      else if (iAmCzar) text = "You are the Card Czar this round. Wait while the others pick.";
-      else if (me.done) text = "Your answer is in. Waiting for the others.";
-      else text = v.black && v.black.pick > 1 ? `Pick ${v.black.pick} cards, in order.` : "Pick a card.";
+      if (!me) text = t("The players are picking their answers.");
+      else if (iAmCzar) text = t("You are the Card Czar this round. Wait while the others pick.");
+      else if (me.done) text = t("Your answer is in. Waiting for the others.");
+      else text = v.black && v.black.pick > 1 ? t("Pick {n} cards, in order.", { n: v.black.pick }) : t("Pick a card.");
       break;
-    case "judge": text = iAmCzar ? "Choose the funniest answer." : `${czarName} (the Card Czar) is choosing.`; break;
-    case "gap": text = "The next round starts in a moment."; break;
-    case "over": text = "Game over."; break;
-    case "aborted": text = "The game was stopped: not enough players."; break;
+    case "judge": text = iAmCzar ? t("Choose the funniest answer.") : t("{name} (the Card Czar) is choosing.", { name: czarName }); break;
+    case "gap": text = t("The next round will begin shortly."); break;
+    case "over": text = t("Game over."); break;
+    case "aborted": text = t("The game was stopped: not enough players."); break;
     default: text = v.phase;
   }
   const timer = ctx.timers.length && !ctx.ended ? ctx.timers[0] : null;
+  const label = v.phase === "gap" ? t("next round in") : t("time left");
   return h("p", { class: "aah-status", role: "status", testid: "aah-status" },
-    v.round ? h("span", { class: "round", text: `Round ${v.round} · ` }) : null,
+    v.round ? h("span", { class: "round", text: `${t("Round {n}", { n: v.round })} · ` }) : null,
     h("span", { text }),
-    timer ? h("span", { class: "aah-timer" }, " · time left ", countdown(timer.deadline, { testid: "aah-timer" })) : null);
+    timer ? h("span", { class: "aah-timer" }, ` · ${label} `, countdown(timer.deadline, { testid: "aah-timer" })) : null);
 }
 
-function gameOverBanner(v) {
-  if (v.phase === "over") {
-    const winner = v.seats.find((s) => s.seat === v.winner);
-    return h("div", { class: "banner win", testid: "game-over", role: "status" },
-      h("strong", { text: winner ? `${winner.name} wins the game` : "Game over" }),
-      winner ? h("span", { text: ` with ${winner.points} Awesome Points!` }) : null);
-  }
-  if (v.phase === "aborted") {
-    return h("div", { class: "banner", testid: "game-over", role: "status", text: "The game was aborted." });
-  }
-  return null;
+function gameOverBanner(ctx, v) {
+  if (v.phase !== "over" && v.phase !== "aborted") return null;
+  const winner = v.seats.find((s) => s.seat === v.winner);
+  const rounds = v.rounds || [];
+  const standings = [...v.seats].sort((a, b) => b.points - a.points).map((s) => ({ name: s.name, score: s.points, me: s.seat === ctx.seat }));
+  const chart = rounds.length ? {
+    labels: ["0", ...rounds.map((r) => String(r.round))],
+    lines: v.seats.map((s) => ({ name: s.name, values: [0, ...cumulative(rounds.map((r) => (r.winner === s.seat ? 1 : 0)))] })),
+    xLabel: t("round"),
+  } : null;
+  return h("div", { testid: "game-over" },
+    gameOverPanel({
+      headline: v.phase === "aborted" ? t("The game was aborted.") : winner
+        ? t("{name} wins the game with {n} Awesome Points!", { name: winner.name, n: winner.points }) : t("Game over."),
+      reason: v.phase === "aborted" ? t("Not enough players were left.") : t("First to {n} points.", { n: v.points_limit }),
+      standings,
+      chart,
+      scoreLabel: t("Awesome Points"),
+    }));
 }
 
 /** The last round's result, shown between rounds and at the end. */
@@ -79,11 +99,11 @@ function roundSummary(v) {
   const last = v.last_round;
   if (!last || !["gap", "waiting", "over", "aborted"].includes(v.phase)) return null;
   if (last.winner === null || last.winner === undefined) {
-    return h("div", { class: "banner void", testid: "round-winner", role: "status", text: "Nobody won that round." });
+    return h("div", { class: "banner void", testid: "round-winner", role: "status", text: t("Nobody won that round.") });
   }
   const winning = last.submissions.find((s) => s.owner === last.winner);
   return h("div", { class: "banner", testid: "round-winner", role: "status" },
-    h("strong", { text: `${last.winner_name} wins the round` }),
+    h("strong", { text: t("{name} wins the round", { name: last.winner_name }) }),
     winning ? h("div", { class: "cards small" }, winning.cards.map((c) => whiteCard(c, { winning: true }))) : null);
 }
 
@@ -131,11 +151,11 @@ function playedArea(ctx, v, iAmCzar) {
     const done = v.seats.filter((s) => s.done && s.seat !== v.czar).length;
     const waiting = v.seats.filter((s) => s.present && !s.done && s.seat !== v.czar).length;
     return h("div", { class: "played", "aria-label": "Played answers" },
-      h("p", { class: "muted", testid: "facedown-count", text: `${done} answer${done === 1 ? "" : "s"} in, ${waiting} to come.` }),
+      h("p", { class: "muted", testid: "facedown-count", text: t.n(done, "{n} answer in, {waiting} to come.", "{n} answers in, {waiting} to come.", { waiting }) }),
       h("div", { class: "cards facedown-row", testid: "facedown" },
         Array.from({ length: done }, () => h("div", { class: "card-white facedown", "aria-hidden": "true" }))),
       v.my_submission.length ? h("div", { class: "mine" },
-        h("p", { class: "muted", text: "Your answer:" }),
+        h("p", { class: "muted", text: t("Your answer:") }),
         h("div", { class: "cards small", testid: "my-submission" },
           v.my_submission.map((cid) => whiteCard({ id: cid, text: cardTexts.get(cid) || `#${cid}` })))) : null);
   }
@@ -145,7 +165,7 @@ function playedArea(ctx, v, iAmCzar) {
         v.submissions.map((sub, i) => h("li", { class: "submission", testid: "submission", dataset: { index: String(i) } },
           h("div", { class: "cards" }, sub.cards.map((c) => whiteCard(c))),
           iAmCzar && !ctx.ended
-            ? h("button", { type: "button", class: "primary", testid: "judge-button", "aria-label": `Choose answer ${i + 1}: ${sub.cards.map((c) => c.text).join(" / ")}`, onclick: () => ctx.act({ type: "Judge", card_id: sub.cards[0].id }), text: "Choose this" })
+            ? h("button", { type: "button", class: "primary", testid: "judge-button", "aria-label": `Choose answer ${i + 1}: ${sub.cards.map((c) => c.text).join(" / ")}`, onclick: () => ctx.act({ type: "Judge", card_id: sub.cards[0].id }), text: t("Choose this") })
             : null))));
   }
   return null;
@@ -196,10 +216,10 @@ function hand(ctx, v, me, iAmCzar, selection) {
   });
   return h("section", { class: "hand", "aria-label": "Your hand" },
     h("div", { class: "row spread" },
-      h("h3", { text: iAmCzar && v.phase === "pick" ? "Your hand (the Czar does not play this round)" : "Your hand" }),
+      h("h3", { text: iAmCzar && v.phase === "pick" ? t("Your hand (the Czar does not play this round)") : t("Your hand") }),
       multi && canPick ? h("div", { class: "row" },
-        h("button", { type: "button", testid: "clear-selection", disabled: selection.length === 0, onclick: () => { selection.length = 0; ctx.rerender(); }, text: "Clear" }),
-        h("button", { type: "button", class: "primary", testid: "play-cards", disabled: selection.length !== need, onclick: () => play([...selection]), text: `Play ${need} card${need === 1 ? "" : "s"}` })) : null),
+        h("button", { type: "button", testid: "clear-selection", disabled: selection.length === 0, onclick: () => { selection.length = 0; ctx.rerender(); }, text: t("Clear") }),
+        h("button", { type: "button", class: "primary", testid: "play-cards", disabled: selection.length !== need, onclick: () => play([...selection]), text: t.n(need, "Play {n} card", "Play {n} cards") })) : null),
     h("ul", { class: "cards hand-cards", testid: "hand" }, cards));
 }
 
@@ -207,7 +227,7 @@ function hand(ctx, v, me, iAmCzar, selection) {
 
 function scoreboard(ctx, v) {
   return h("section", { class: "scores card", "aria-label": "Scores" },
-    h("h3", {}, "Scores ", h("span", { class: "muted", text: `(first to ${v.points_limit})` })),
+    h("h3", {}, `${t("Scores")} `, h("span", { class: "muted", text: `(${t("first to {n}", { n: v.points_limit })})` })),
     h("ol", { class: "score-list", testid: "scoreboard" },
       v.seats.map((s) => h("li", { class: [s.present ? "" : "away", s.seat === ctx.seat ? "me" : ""].join(" ").trim(), dataset: { seat: String(s.seat) } },
         h("span", { class: "name", text: s.name }),
@@ -215,10 +235,60 @@ function scoreboard(ctx, v) {
         s.czar ? h("span", { class: "badge czar", testid: "czar-badge", title: "Card Czar", text: "Czar" }) : null,
         v.phase === "pick" && s.done && !s.czar ? h("span", { class: "done", "aria-label": "has played", title: "has played", text: "✓" }) : null,
         !s.present ? h("span", { class: "muted", text: " away" }) : null,
-        h("span", { class: "points", testid: "points", text: String(s.points) })))));
+        h("span", { class: "points", testid: "points", text: String(s.points) })))),
+    roundWinners(v));
+}
+
+/** Who won each round so far, latest first (a void round: nobody). */
+function roundWinners(v) {
+  const rounds = v.rounds || [];
+  if (!rounds.length) return null;
+  return h("details", { class: "aah-rounds", open: rounds.length <= 8 },
+    h("summary", { text: t("Round winners ({n})", { n: rounds.length }) }),
+    h("ol", { class: "round-winners", testid: "round-winners", reversed: true },
+      [...rounds].reverse().map((r) => h("li", { value: String(r.round), testid: "round-winner-line",
+        text: r.winner === null || r.winner === undefined ? t("nobody (void round)") : r.winner_name }))));
 }
 
 function nameOf(v, seat) {
   const s = v.seats.find((x) => x.seat === seat);
   return s ? s.name : "The Card Czar";
 }
+
+addTranslations("de", {
+  "Waiting for players: {n} of at least {min} seated (up to {max}). The game starts by itself once enough players sit down, or press Start.": "Warten auf Spieler: {n} von mindestens {min} (bis {max}). Das Spiel beginnt von selbst, sobald genug sitzen, oder drücke Start.",
+  "Waiting for players to reconnect.": "Warten, bis Spieler zurückkommen.",
+  "The players are picking their answers.": "Die Spieler wählen ihre Antworten.",
+  "You are the Card Czar this round. Wait while the others pick.": "Du bist diese Runde der Card Czar. Warte, bis die anderen gewählt haben.",
+  "Your answer is in. Waiting for the others.": "Deine Antwort ist abgegeben. Warten auf die anderen.",
+  "Pick {n} cards, in order.": "Wähle {n} Karten, in Reihenfolge.",
+  "Pick a card.": "Wähle eine Karte.",
+  "Choose the funniest answer.": "Wähle die lustigste Antwort.",
+  "{name} (the Card Czar) is choosing.": "{name} (der Card Czar) wählt.",
+  "The next round will begin shortly.": "Die nächste Runde beginnt gleich.",
+  "Game over.": "Spiel vorbei.",
+  "The game was stopped: not enough players.": "Das Spiel wurde beendet: zu wenige Spieler.",
+  "next round in": "nächste Runde in",
+  "time left": "Zeit",
+  "Round {n}": "Runde {n}",
+  round: "Runde",
+  "The game was aborted.": "Das Spiel wurde abgebrochen.",
+  "{name} wins the game with {n} Awesome Points!": "{name} gewinnt mit {n} Awesome Points!",
+  "Not enough players were left.": "Es waren zu wenige Spieler übrig.",
+  "First to {n} points.": "Wer zuerst {n} Punkte hat.",
+  Scores: "Punkte",
+  "first to {n}": "Ziel {n}",
+  "Round winners ({n})": "Rundensieger ({n})",
+  "nobody (void round)": "niemand (ungültige Runde)",
+  "Nobody won that round.": "Niemand hat diese Runde gewonnen.",
+  "{name} wins the round": "{name} gewinnt die Runde",
+  "{n} answer in, {waiting} to come.": "{n} Antwort abgegeben, {waiting} fehlen noch.",
+  "{n} answers in, {waiting} to come.": "{n} Antworten abgegeben, {waiting} fehlen noch.",
+  "Your answer:": "Deine Antwort:",
+  "Choose this": "Diese wählen",
+  "Your hand (the Czar does not play this round)": "Deine Karten (der Czar spielt diese Runde nicht)",
+  "Your hand": "Deine Karten",
+  Clear: "Leeren",
+  "Play {n} card": "{n} Karte spielen",
+  "Play {n} cards": "{n} Karten spielen",
+}, "aah");

@@ -8,6 +8,8 @@
 // (`auswahl`, `legal_parts`, `moeglichkeiten`), nothing is computed here. Sends the engine's
 // actions (rules/mrjack/actions.py) as ActionCodec JSON: {"type": "aktiv", "farbe": "gelb"}.
 
+import { gameOverPanel } from "./summary.js";
+import { addTranslations, scoped } from "../i18n.js";
 import { h, countdown } from "../ui.js";
 import { boardSvg, characterName, COLOURS, CHARACTERS } from "./mrjack-board.js";
 import { STYLE } from "./mrjack-style.js";
@@ -16,6 +18,8 @@ export const id = "mrjack";
 
 /** This renderer shows the turn timer itself. */
 export const showsTimers = true;
+
+const tr = scoped("mrjack");
 
 const ROLE_WORDS = { mrjack: "Mr. Jack", detektiv: "the detective" };
 const ROLE_TITLES = { mrjack: "Mr. Jack", detektiv: "Detective" };
@@ -163,19 +167,21 @@ function statusLine(ctx, v, st, myTurn) {
   const mover = v.to_move === null ? null : v.seats.find((x) => x.seat === v.to_move);
   const moverText = mover ? `${mover.name} (${ROLE_WORDS[mover.role]})` : "";
   switch (v.phase) {
-    case "lobby": text = "Waiting for an opponent: the game starts when both roles are taken."; break;
-    case "aktiv": text = myTurn ? "Your turn: choose one of the character cards (or click its character on the board)." : `${moverText} is choosing a character.`; break;
-    case "aktion": text = myTurn ? `You play ${activeName(v)}: choose Move or Ability${v.legal_parts.includes("skip") ? ", or Skip" : ""}.` : `${moverText} plays ${activeName(v)}.`; break;
-    case "ziel": text = myTurn ? stepPrompt(v, st) : `${moverText} plays ${activeName(v)}.`; break;
-    case "verdacht": text = myTurn ? "Round end: click characters to mark or clear them, then press Done." : "The detective is marking suspects."; break;
-    case "over": text = "The game is over."; break;
+    case "lobby": text = tr("Waiting for an opponent: the game starts when both roles are taken."); break;
+    case "aktiv": text = myTurn ? tr("Your turn: choose one of the character cards (or click its character on the board).") : tr("{who} is choosing a character.", { who: moverText }); break;
+    case "aktion": text = myTurn
+      ? (v.legal_parts.includes("skip") ? tr("You play {name}: choose Move or Ability, or Skip.", { name: activeName(v) }) : tr("You play {name}: choose Move or Ability.", { name: activeName(v) }))
+      : tr("{who} plays {name}.", { who: moverText, name: activeName(v) }); break;
+    case "ziel": text = myTurn ? stepPrompt(v, st) : tr("{who} plays {name}.", { who: moverText, name: activeName(v) }); break;
+    case "verdacht": text = myTurn ? tr("Round end: click characters to mark or clear them, then press Done.") : tr("The detective is marking suspects."); break;
+    case "over": text = tr("The game is over."); break;
     default: text = v.phase;
   }
   const timer = ctx.timers.length && !ctx.ended ? ctx.timers[0] : null;
   return h("p", { class: myTurn ? "mj-status mine" : "mj-status", role: "status", testid: "mj-status" },
-    v.round ? h("strong", { text: `Round ${v.round} of 8 · turn ${v.spielzug} of 4 · ` }) : null,
+    v.round ? h("strong", { text: `${tr("Round {n} of 8 · turn {m} of 4", { n: v.round, m: v.spielzug })} · ` }) : null,
     h("span", { text }),
-    timer ? h("span", { class: "mj-timer" }, " · ", countdown(timer.deadline, { testid: "mj-timer" }), " left") : null);
+    timer ? h("span", { class: "mj-timer" }, " · ", countdown(timer.deadline, { testid: "mj-timer" }), ` ${tr("left")}`) : null);
 }
 
 /** What the open Teilzug asks for now, in words. */
@@ -205,9 +211,29 @@ function gameOver(ctx, v) {
     timeout: `${nameOfRole(v, loser)} (${ROLE_WORDS[loser]}) ran out of time.`,
   }[v.reason] || "";
   const mine = ctx.seat !== null && roleOf(v, ctx.seat) === v.winner;
-  return h("div", { class: mine ? "banner win" : "banner", testid: "game-over", role: "status" },
-    h("strong", { text: `${ROLE_TITLES[v.winner]} wins (${winnerName}). ` }),
-    h("span", { text: `${how} Mr. Jack was ${jack}.` }));
+  const history = v.suspects_by_round || [];
+  const chart = history.length ? {
+    labels: ["0", ...history.map((row) => String(row[0]))],
+    lines: [{ name: "Suspects left", values: [COLOURS.length, ...history.map((row) => row[1])] }],
+    title: "Suspects left after each round",
+    xLabel: "round",
+  } : null;
+  const standings = ["mrjack", "detektiv"].map((role) => ({
+    name: `${nameOfRole(v, role)} (${ROLE_WORDS[role]})`, score: role === v.winner ? "won" : "lost", me: ctx.seat !== null && roleOf(v, ctx.seat) === role,
+  })).sort((a) => (a.score === "won" ? -1 : 1));
+  return h("div", { class: mine ? "mj-over win" : "mj-over", testid: "game-over" },
+    gameOverPanel({
+      headline: `${ROLE_TITLES[v.winner]} wins (${winnerName}).`,
+      reason: `${how} Mr. Jack was ${jack}. ${tn(history.length ? history[history.length - 1][0] : v.round)}`,
+      standings,
+      chart,
+      scoreLabel: "Result",
+    }));
+}
+
+/** "It took 5 rounds." */
+function tn(rounds) {
+  return rounds === 1 ? "It took 1 round." : `It took ${rounds} rounds.`;
 }
 
 // ------------------------------------------------------------------------------ side panels
@@ -218,7 +244,7 @@ function lobbyPanel(ctx, v, st) {
   const taken = new Set(v.seats.map((x) => x.role));
   const operator = ctx.info && ctx.info.operator && ctx.info.operator.toLowerCase() === ctx.me.toLowerCase();
   return h("section", { class: "mj-panel", "aria-label": "Before the game", testid: "mj-lobby" },
-    h("h3", { text: "Before the game" }),
+    h("h3", { text: tr("Before the game") }),
     mine ? h("p", {}, "You will play ", h("strong", { testid: "mj-my-role", text: ROLE_WORDS[mine] }), ".") : null,
     mine && !taken.has(other)
       ? h("button", { type: "button", testid: `mj-role-${other}`, onclick: () => ctx.act({ type: "init", spieler: other }), text: `Play ${ROLE_WORDS[other]} instead` })
@@ -227,7 +253,7 @@ function lobbyPanel(ctx, v, st) {
       h("label", {}, "Bot ",
         h("select", { testid: "mj-bot-policy", "aria-label": "Bot strength", onchange: (e) => { st.policy = e.target.value; } },
           ["heuristic", "random"].map((p) => h("option", { value: p, selected: st.policy === p, text: p === "heuristic" ? "thinking" : "random" })))),
-      h("button", { type: "button", class: "primary", testid: "mj-add-bot", onclick: () => ctx.app.run({ t: "bots", room: ctx.room.id, count: 1, policy: st.policy }), text: "Play against a bot" }))
+      h("button", { type: "button", class: "primary", testid: "mj-add-bot", onclick: () => ctx.app.run({ t: "bots", room: ctx.room.id, count: 1, policy: st.policy }), text: tr("Play against a bot") }))
       : null,
     h("p", { class: "muted", text: "Or wait here: the next player to join this table, in the browser or with a term-protocol client, takes the other role." }));
 }
@@ -248,7 +274,7 @@ function whoPanel(ctx, v) {
     mine === "mrjack" && v.jack && v.phase !== "over" ? h("p", { class: "mj-secret", testid: "mj-jack-identity" },
       "Secretly, you are ", colourChip(v.jack), h("strong", { text: characterName(v.jack, v.characters) }),
       ". Only you can see this.") : null,
-    ctx.seat === null ? h("p", { class: "muted", text: "You are watching." }) : null);
+    ctx.seat === null ? h("p", { class: "muted", text: tr("You are watching.") }) : null);
 }
 
 function colourChip(colour) {
@@ -264,8 +290,8 @@ function turnPanel(ctx, v) {
     h("ol", { class: "mj-rounds", testid: "mj-round", "aria-label": `Round ${v.round} of 8` },
       Array.from({ length: 8 }, (_, i) => h("li", { class: i + 1 === v.round ? "now" : i + 1 < v.round ? "past" : "", text: String(i + 1) }))),
     h("p", { class: v.witness_seen ? "mj-witness seen" : "mj-witness unseen", testid: "mj-witness" },
-      h("strong", { text: "Witness card: " }),
-      v.witness_seen ? "Mr. Jack was seen (he cannot escape)." : "Mr. Jack was not seen (he may escape this round)."),
+      h("strong", { text: `${tr("Witness card:")} ` }),
+      v.witness_seen ? tr("Mr. Jack was seen (he cannot escape).") : tr("Mr. Jack was not seen (he may escape this round).")),
     h("ol", { class: "mj-pickers", "aria-label": "Who picks each turn" },
       pickers.map((role, i) => h("li", { class: i + 1 === v.spielzug ? "now" : "", text: `${i + 1}. ${role === mine ? "you" : ROLE_TITLES[role]}` }))));
 }
@@ -274,7 +300,7 @@ function cardsPanel(ctx, v) {
   if (v.phase === "lobby") return null;
   const canPick = v.phase === "aktiv" && v.to_move === ctx.seat && !ctx.ended;
   return h("section", { class: "mj-panel mj-cards-panel", "aria-label": "Character cards" },
-    h("h3", { text: "Character cards this turn" }),
+    h("h3", { text: tr("Character cards this turn") }),
     h("ul", { class: "mj-cards", testid: "mj-cards" },
       v.auswahl.map(([colour, free]) => {
         const key = v.characters[colour];
@@ -360,8 +386,8 @@ function actionPanel(ctx, v, st, myTurn, targets) {
     body = h("div", { class: "mj-confirm", role: "alertdialog", "aria-label": "Confirm the accusation" },
       h("p", {}, h("strong", { text: `Accuse ${characterName(colour, v.characters)}?` }), " If that is not Mr. Jack, you lose at once."),
       h("div", { class: "row" },
-        h("button", { type: "button", class: "danger", testid: "mj-accuse-confirm", onclick: () => { const hex = st.accuse; st.accuse = null; ctx.act({ type: "ziel", koordinate: hex }); }, text: "Accuse" }),
-        h("button", { type: "button", testid: "mj-accuse-cancel", onclick: () => { st.accuse = null; ctx.rerender(); }, text: "Cancel" })));
+        h("button", { type: "button", class: "danger", testid: "mj-accuse-confirm", onclick: () => { const hex = st.accuse; st.accuse = null; ctx.act({ type: "ziel", koordinate: hex }); }, text: tr("Accuse") }),
+        h("button", { type: "button", testid: "mj-accuse-cancel", onclick: () => { st.accuse = null; ctx.rerender(); }, text: tr("Cancel") })));
   } else {
     body = h("div", {},
       h("p", { class: "muted", text: v.phase === "verdacht" ? "Click a character on the board to toggle its mark." : "Click a highlighted hex on the board, or pick one here:" }),
@@ -369,7 +395,7 @@ function actionPanel(ctx, v, st, myTurn, targets) {
         h("summary", { text: `${targets.size} choices as a list` }),
         h("div", { class: "mj-target-buttons" },
           [...targets].map(([hex, text]) => h("button", { type: "button", class: "small", testid: "target-button", dataset: { hex }, onclick: () => chooseTarget(ctx, v, st, hex), text: `${hex}: ${text}` })))),
-      v.phase === "verdacht" ? h("button", { type: "button", class: "primary", testid: "mj-fertig", onclick: () => ctx.act({ type: "fertig" }), text: "Done marking" }) : null);
+      v.phase === "verdacht" ? h("button", { type: "button", class: "primary", testid: "mj-fertig", onclick: () => ctx.act({ type: "fertig" }), text: tr("Done marking") }) : null);
   }
   return h("section", { class: "mj-panel mj-actions", "aria-label": "Your move", testid: "mj-actions" },
     h("h3", { text: v.phase === "verdacht" ? "Mark suspects" : `Your move: ${activeName(v)}` }), body);
@@ -418,3 +444,27 @@ function legend() {
     item("metro", "metro"), item("lamp", "gas lamp"), item("inv", "investigation tile"), item("quay", "quay / port"),
     item("halo", "seen character"), item("recent", "changed last turn"), item("target", "you can choose"));
 }
+
+addTranslations("de", {
+  "Waiting for an opponent: the game starts when both roles are taken.": "Warten auf einen Gegner: das Spiel beginnt, wenn beide Rollen vergeben sind.",
+  "Your turn: choose one of the character cards (or click its character on the board).": "Du bist dran: wähle eine Personenkarte (oder klicke die Person auf dem Brett).",
+  "{who} is choosing a character.": "{who} wählt eine Person.",
+  "You play {name}: choose Move or Ability, or Skip.": "Du spielst {name}: wähle Bewegen oder Fähigkeit, oder Auslassen.",
+  "You play {name}: choose Move or Ability.": "Du spielst {name}: wähle Bewegen oder Fähigkeit.",
+  "{who} plays {name}.": "{who} spielt {name}.",
+  "Round end: click characters to mark or clear them, then press Done.": "Rundenende: klicke Personen, um sie zu markieren oder zu entlasten, dann Fertig.",
+  "The detective is marking suspects.": "Der Detektiv markiert Verdächtige.",
+  "The game is over.": "Das Spiel ist vorbei.",
+  "Round {n} of 8 · turn {m} of 4": "Runde {n} von 8 · Zug {m} von 4",
+  left: "übrig",
+  "Before the game": "Vor dem Spiel",
+  "Play against a bot": "Gegen einen Bot spielen",
+  "Witness card:": "Zeugenkarte:",
+  "Mr. Jack was seen (he cannot escape).": "Mr. Jack wurde gesehen (er kann nicht fliehen).",
+  "Mr. Jack was not seen (he may escape this round).": "Mr. Jack wurde nicht gesehen (er darf diese Runde fliehen).",
+  "Character cards this turn": "Personenkarten dieses Zugs",
+  Accuse: "Anklagen",
+  Cancel: "Abbrechen",
+  "Done marking": "Fertig markiert",
+  "You are watching.": "Du schaust zu.",
+}, "mrjack");

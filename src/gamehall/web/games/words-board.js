@@ -7,6 +7,9 @@
 // The server is the referee: the client only gathers the tiles of a Moves action.
 
 import { h } from "../ui.js";
+import { addTranslations, scoped } from "../i18n.js";
+
+const tr = scoped("words");
 
 /** The standard board's premium squares (the engine's board.STANDARD): T/D word, t/d letter. */
 const PREMIUMS = [
@@ -212,7 +215,7 @@ export function boardArea(ctx, { canPlay, scrabble }) {
   return {
     board: h("div", { class: "wd-boardwrap" }, boardGrid(ctx, v, board, rack, draft, canPlay)),
     rack: rack.length ? h("section", { class: "wd-panel wd-rackpanel", "aria-label": "Your rack" },
-      h("h3", { text: v.mode === "duplicate" ? "The rack (everyone plays it)" : "Your rack" }),
+      h("h3", { text: v.mode === "duplicate" ? tr("The rack (everyone plays it)") : tr("Your rack") }),
       rackRow(ctx, v, rack, draft, canPlay),
       blankChooser(ctx, draft),
       controls(ctx, v, board, rack, draft, canPlay, scrabble, send)) : null,
@@ -353,7 +356,7 @@ function rackRow(ctx, v, rack, draft, canPlay) {
   });
   return h("div", { class: "wd-rackrow" },
     h("div", { class: "wd-rack", role: "group", "aria-label": exchanging ? "Your rack: choose the tiles to exchange" : "Rack", testid: "rack" }, tiles),
-    h("span", { class: "muted", testid: "bag-count", text: `${v.bag_count} in the bag` }));
+    h("span", { class: "muted", testid: "bag-count", text: tr("{n} in the bag", { n: v.bag_count }) }));
 }
 
 function controls(ctx, v, board, rack, draft, canPlay, scrabble, send) {
@@ -366,23 +369,41 @@ function controls(ctx, v, board, rack, draft, canPlay, scrabble, send) {
       h("button", {
         type: "button", class: "primary", testid: "exchange-send", disabled: !chosen.length,
         onclick: async () => { if (await ctx.act({ type: "ChangeLetters", letters: chosen })) { draft.exchange = null; ctx.rerender(); } },
-        text: chosen.length ? `Exchange ${chosen.length} tile${chosen.length === 1 ? "" : "s"}` : "Choose tiles to exchange",
+        text: chosen.length ? tr.n(chosen.length, "Exchange {n} tile", "Exchange {n} tiles") : tr("Choose tiles to exchange"),
       }),
-      h("button", { type: "button", testid: "exchange-cancel", onclick: () => { draft.exchange = null; ctx.rerender(); }, text: "Cancel" }));
+      h("button", { type: "button", testid: "exchange-cancel", onclick: () => { draft.exchange = null; ctx.rerender(); }, text: tr("Cancel") }));
   }
   return h("div", { class: "wd-controls" },
     h("button", {
       type: "button", class: "primary", testid: "submit-move", disabled: !draft.tiles.length || pendingBlank, onclick: send,
-      text: draft.sent && !scrabble ? "Send again" : "Submit move",
+      text: draft.sent && !scrabble ? tr("Send again") : tr("Submit move"),
     }),
-    h("button", { type: "button", testid: "clear-move", disabled: !draft.tiles.length, onclick: () => { clear(draft); ctx.rerender(); }, text: "Clear" }),
+    h("button", { type: "button", testid: "clear-move", disabled: !draft.tiles.length, onclick: () => { clear(draft); ctx.rerender(); }, text: tr("Clear") }),
     scrabble ? h("button", {
       type: "button", testid: "exchange-start", disabled: v.bag_count < 7,
-      title: v.bag_count < 7 ? "The bag holds fewer than 7 tiles" : null,
-      onclick: () => { clear(draft); draft.exchange = new Set(); ctx.rerender(); }, text: "Exchange…",
+      title: v.bag_count < 7 ? tr("The bag holds fewer than 7 tiles") : null,
+      onclick: () => { clear(draft); draft.exchange = new Set(); ctx.rerender(); }, text: tr("Exchange…"),
     }) : null,
-    scrabble ? h("button", { type: "button", testid: "pass", onclick: () => ctx.act({ type: "Moves", tiles: [] }), text: "Pass" }) : null,
+    scrabble ? h("button", { type: "button", testid: "pass", onclick: () => ctx.act({ type: "Moves", tiles: [] }), text: tr("Pass") }) : null,
     h("span", { class: "wd-preview", testid: "move-preview", role: "status" },
-      shown ? `${shown.ref} ${shown.word}` : pendingBlank ? "" : draft.tiles.length ? "tiles not in one line" : ""),
-    h("p", { class: "muted wd-help", text: "Drag a tile onto the board, or click a square (twice for down) and type. Backspace undoes, Enter sends." }));
+      shown ? `${shown.ref} ${shown.word}` : pendingBlank ? "" : draft.tiles.length ? tr("tiles not in one line") : ""),
+    h("p", { class: "muted wd-help", text: tr("Drag a tile onto the board, or click a square (twice for down) and type. Backspace undoes, Enter sends.") }));
 }
+
+addTranslations("de", {
+  "The rack (everyone plays it)": "Die Steine (alle spielen sie)",
+  "Your rack": "Deine Steine",
+  "{n} in the bag": "{n} im Beutel",
+  "Exchange {n} tile": "{n} Stein tauschen",
+  "Exchange {n} tiles": "{n} Steine tauschen",
+  "Choose tiles to exchange": "Wähle Steine zum Tauschen",
+  Cancel: "Abbrechen",
+  "Send again": "Erneut senden",
+  "Submit move": "Zug senden",
+  Clear: "Leeren",
+  "The bag holds fewer than 7 tiles": "Im Beutel sind weniger als 7 Steine",
+  "Exchange…": "Tauschen…",
+  Pass: "Passen",
+  "tiles not in one line": "Steine nicht in einer Linie",
+  "Drag a tile onto the board, or click a square (twice for down) and type. Backspace undoes, Enter sends.": "Zieh einen Stein aufs Brett oder klicke ein Feld (zweimal für senkrecht) und tippe. Rücktaste nimmt zurück, Enter sendet.",
+}, "words");

@@ -9,6 +9,11 @@ import { h, countdown } from "../ui.js";
 import { boardArea } from "./words-board.js";
 import { boggleArea, boggleResults } from "./words-boggle.js";
 import { STYLE } from "./words-style.js";
+import { gameOverPanel } from "./summary.js";
+import { wordsModeTitle } from "../labels.js";
+import { addTranslations, scoped } from "../i18n.js";
+
+const t = scoped("words");
 
 export const id = "words";
 
@@ -16,7 +21,6 @@ export const id = "words";
 export const showsTimers = true;
 
 const PLAYING = new Set(["open", "grace"]);
-const MODE_TITLES = { duplicate: "Duplicate", scrabble: "Scrabble", boggle: "Boggle" };
 const END_REASONS = {
   bag: "the bag is empty",
   nomove: "the rack has no move left",
@@ -41,7 +45,7 @@ export function render(ctx) {
   }
   return h("div", { class: "words", dataset: { mode: v.mode, phase: v.phase } },
     statusLine(ctx, v, me),
-    gameOver(v),
+    gameOver(ctx, v),
     h("div", { class: "wd-grid" },
       h("div", { class: "wd-play" }, v.state === "waiting" ? waitingNote(v) : play, v.mode === "boggle" ? startRound(ctx, v) : null),
       h("div", { class: "wd-side" },
@@ -64,32 +68,36 @@ function nameOf(v, seat) {
 }
 
 function statusText(ctx, v, me) {
-  const turn = v.mode === "boggle" ? `Round ${v.turn} of ${v.rounds}` : `Turn ${v.turn}`;
+  const turn = v.mode === "boggle" ? t("Round {n} of {of}", { n: v.turn, of: v.rounds }) : t("Turn {n}", { n: v.turn });
   switch (v.phase) {
-    case "waiting": return `${MODE_TITLES[v.mode]} (${v.letters}, ${v.dictionary}): waiting for the operator to start.`;
-    case "over": return "Game over.";
-    case "pause": return `${turn} is over. The next turn starts in a moment.`;
+    case "waiting": return t("{mode}: waiting for the operator to start.", { mode: wordsModeTitle(v.mode, v.letters) });
+    case "over": return t("Game over.");
+    case "pause": return t("{turn} is over. The next turn starts in a moment.", { turn });
     case "wait_start":
-      return v.operator === ctx.seat ? `${turn} is over. Start the next round when everyone is ready.` : `${turn} is over. Waiting for ${nameOf(v, v.operator)} to start the next round.`;
+      return v.operator === ctx.seat
+        ? t("{turn} is over. Start the next round when everyone is ready.", { turn })
+        : t("{turn} is over. Waiting for {name} to start the next round.", { turn, name: nameOf(v, v.operator) });
     default: break;
   }
-  const grace = v.phase === "grace" ? "Time is up: send your move now. " : "";
-  if (!me) return `${turn}. ${grace}You are watching.`;
+  const grace = v.phase === "grace" ? `${t("Time is up: send your move now.")} ` : "";
+  if (!me) return `${turn}. ${grace}${t("You are watching.")}`;
   if (v.mode === "duplicate") {
     return (v.submitted || []).includes(ctx.seat)
-      ? `${turn}: ${grace}your move is in. You may replace it until the time is up.`
-      : `${turn}: ${grace}place the best word you can find with the rack.`;
+      ? `${turn}: ${grace}${t("your move is in. You may replace it until the time is up.")}`
+      : `${turn}: ${grace}${t("place the best word you can find with the rack.")}`;
   }
   if (v.mode === "scrabble") {
-    return v.current === ctx.seat ? `${turn}: ${grace}your turn. Place a word, exchange or pass.` : `${turn}: ${nameOf(v, v.current)} is playing.`;
+    return v.current === ctx.seat
+      ? `${turn}: ${grace}${t("your turn. Place a word, exchange or pass.")}`
+      : `${turn}: ${t("{name} is playing.", { name: nameOf(v, v.current) })}`;
   }
-  return `${turn}: ${grace}find words of 3 letters or more on the grid.`;
+  return `${turn}: ${grace}${t("find words of 3 letters or more on the grid.")}`;
 }
 
 function statusLine(ctx, v, me) {
   const timer = ctx.timers.length && !ctx.ended ? ctx.timers[0] : null;
   const kind = timer ? timer.key.split(":")[0] : "";
-  const label = { turn: "time left", grace: "last seconds", pause: "next turn in" }[kind] || "time";
+  const label = t({ turn: "time left", grace: "last seconds", pause: "next turn in" }[kind] || "time");
   const mine = me && PLAYING.has(v.phase) && (v.mode !== "scrabble" || v.current === ctx.seat)
     && !(v.mode === "duplicate" && (v.submitted || []).includes(ctx.seat));
   return h("p", { class: mine ? "wd-status mine" : "wd-status", role: "status", testid: "words-status" },
@@ -107,15 +115,25 @@ function waitingNote(v) {
         : `Boggle: ${v.rounds} rounds; trace words through touching cells. A word two players find scores for neither.` }));
 }
 
-function gameOver(v) {
+function gameOver(ctx, v) {
   if (v.phase !== "over") return null;
-  const ranking = [...v.players].sort((a, b) => b.total - a.total);
+  const ranking = [...v.players].sort((a, b) => b.total - a.total || a.seat - b.seat);
   const top = ranking.length ? ranking[0] : null;
   const why = END_REASONS[v.end_reason] || v.end_reason || "";
-  return h("div", { class: "banner win", role: "status", testid: "game-over" },
-    h("strong", { text: top ? `${top.name} wins with ${top.total} points` : "Game over" }),
-    v.mode === "duplicate" ? h("span", { text: ` · master total ${v.toptotal}` }) : null,
-    why ? h("span", { text: ` · the game ended: ${why}.` }) : null);
+  const history = v.history || [];
+  const chart = history.length ? {
+    labels: history.map((row, i) => (i > 0 && history[i - 1].turn === row.turn ? t("end") : String(row.turn))),
+    lines: v.players.map((p) => ({ name: p.name, values: history.map((row) => { const hit = row.totals.find((x) => x[0] === p.seat); return hit ? hit[1] : null; }) })),
+    xLabel: v.mode === "boggle" ? "round" : "turn",
+  } : null;
+  return h("div", { testid: "game-over" },
+    gameOverPanel({
+      headline: top ? `${top.name} wins with ${top.total} points.` : "Game over.",
+      reason: why ? `${wordsModeTitle(v.mode, v.letters)} · the game ended: ${why}.` : wordsModeTitle(v.mode, v.letters),
+      standings: ranking.map((p) => ({ name: p.name, score: p.total, me: p.seat === ctx.seat })),
+      details: v.mode === "duplicate" ? [h("p", { class: "muted", testid: "summary-master", text: `Master total: ${v.toptotal} (the best possible score, move by move).` })] : [],
+      chart,
+    }));
 }
 
 function startRound(ctx, v) {
@@ -131,12 +149,12 @@ function scores(ctx, v) {
   const submitted = new Set(v.submitted || []);
   const rackSizes = v.rack_sizes || {};
   return h("section", { class: "wd-panel", "aria-label": "Scores" },
-    h("h3", { text: "Scores" }),
+    h("h3", { text: t("Scores") }),
     h("table", { class: "wd-scores", testid: "words-scores" },
       h("thead", {}, h("tr", {},
-        h("th", { scope: "col", text: "Player" }),
-        h("th", { scope: "col", class: "num", text: "Last" }),
-        h("th", { scope: "col", class: "num", text: "Total" }))),
+        h("th", { scope: "col", text: t("Player") }),
+        h("th", { scope: "col", class: "num", text: t("Last") }),
+        h("th", { scope: "col", class: "num", text: t("Total") }))),
       h("tbody", {}, ranking.map((p) => h("tr", {
         class: [p.seat === ctx.seat ? "me" : "", p.seated ? "" : "gone"].join(" ").trim(),
         testid: "score-row", dataset: { seat: String(p.seat) },
@@ -185,5 +203,32 @@ function topsHistory(v) {
   if (!tops.length) return null;
   return h("details", { class: "wd-panel" },
     h("summary", { text: `Master moves so far (${tops.length})` }),
-    h("ol", { class: "wd-tops", testid: "tops" }, tops.map((t) => h("li", { text: t }))));
+    h("ol", { class: "wd-tops", testid: "tops" }, tops.map((top) => h("li", { text: top }))));
 }
+
+addTranslations("de", {
+  "Round {n} of {of}": "Runde {n} von {of}",
+  "Turn {n}": "Zug {n}",
+  "{mode}: waiting for the operator to start.": "{mode}: warten, bis der Gastgeber startet.",
+  "Game over.": "Spiel vorbei.",
+  "{turn} is over. The next turn starts in a moment.": "{turn} ist vorbei. Der nächste Zug beginnt gleich.",
+  "{turn} is over. Start the next round when everyone is ready.": "{turn} ist vorbei. Starte die nächste Runde, wenn alle bereit sind.",
+  "{turn} is over. Waiting for {name} to start the next round.": "{turn} ist vorbei. Warten, bis {name} die nächste Runde startet.",
+  "Time is up: send your move now.": "Die Zeit ist um: schick jetzt deinen Zug.",
+  "You are watching.": "Du schaust zu.",
+  "your move is in. You may replace it until the time is up.": "dein Zug ist abgegeben. Du kannst ihn bis zum Ende der Zeit ersetzen.",
+  "place the best word you can find with the rack.": "lege das beste Wort, das du mit den Steinen findest.",
+  "your turn. Place a word, exchange or pass.": "du bist dran. Lege ein Wort, tausche oder passe.",
+  "{name} is playing.": "{name} ist dran.",
+  "find words of 3 letters or more on the grid.": "finde Wörter mit 3 oder mehr Buchstaben im Raster.",
+  "time left": "Zeit",
+  "last seconds": "letzte Sekunden",
+  "next turn in": "nächster Zug in",
+  time: "Zeit",
+  Scores: "Punkte",
+  Player: "Spieler",
+  Last: "Letzter",
+  Total: "Gesamt",
+  Duplicate: "Duplicate",
+  end: "Ende",
+}, "words");
