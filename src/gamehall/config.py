@@ -12,6 +12,7 @@ Four sources, each overriding the one before it:
        tournament = false
        log_level = "INFO"
        deck_dirs = ["/srv/decks"]
+       words_dirs = ["/srv/words"]
        idle_timeout_s = 300
        max_connections = 20000
        out_queue_limit_bytes = 1048576
@@ -27,7 +28,8 @@ Four sources, each overriding the one before it:
 
 3. environment variables: ``GAMEHALL_<OPTION>`` for every ``[server]`` option
    (``GAMEHALL_BIND``, ``GAMEHALL_DB``, ``GAMEHALL_TOURNAMENT``, ``GAMEHALL_LOG_LEVEL``,
-   ``GAMEHALL_DECK_DIRS`` separated by ``os.pathsep``, ``GAMEHALL_MAX_CONNECTIONS``, ...),
+   ``GAMEHALL_DECK_DIRS`` and ``GAMEHALL_WORDS_DIRS`` separated by ``os.pathsep``,
+   ``GAMEHALL_MAX_CONNECTIONS``, ...),
    ``GAMEHALL_<LISTENER>_PORT`` for every port (``GAMEHALL_AAH_PORT``, ``GAMEHALL_WEB_PORT``, ...),
    and one variable for room defaults, ``GAMEHALL_SET``, holding ``--set`` items separated by
    semicolons: ``GAMEHALL_SET="aah.timeout=30;aah.round_gap=1"``. An empty variable counts as
@@ -40,8 +42,8 @@ same check a room created from the browser gets. A few games accept older, more 
 names for their settings (:data:`SETTING_ALIASES`). Every error is a
 :class:`~gamehall.rules._core.ConfigError` whose message starts with the source that caused it,
 for example ``--set aah.timeout=5: timeout must be at least 15 (got 5)``. Paths (``db``,
-``deck_dirs``) are used as written, relative ones against the working directory, whatever
-source gave them.
+``deck_dirs``, ``words_dirs``) come from the operator only, never from a room setting; they
+are used as written, relative ones against the working directory, whatever source gave them.
 """
 
 from __future__ import annotations
@@ -107,6 +109,7 @@ class ServerConfig:
     tournament: bool = False
     log_level: str = "INFO"
     deck_dirs: tuple[str, ...] = ()
+    words_dirs: tuple[str, ...] = ()
     room_defaults: dict[str, dict[str, JSON]] = field(default_factory=dict)
     idle_timeout_s: float = 300.0
     max_connections: int = 20_000
@@ -181,6 +184,7 @@ _OPTIONS: dict[str, _Option] = {
         _Option("tournament", "bool"),
         _Option("log_level", "level"),
         _Option("deck_dirs", "paths"),
+        _Option("words_dirs", "paths"),
         _Option("idle_timeout_s", "float", low=1),
         _Option("max_connections", "int", low=1),
         _Option("out_queue_limit_bytes", "int", low=1024),
@@ -348,7 +352,8 @@ def _read_environ(environ: Mapping[str, str], schemas: Mapping[str, ConfigSchema
 
 
 def _flag_spelling(dest: str) -> str:
-    return "--deck-dir" if dest == "deck_dirs" else "--" + dest.replace("_", "-")
+    spelled = {"deck_dirs": "--deck-dir", "words_dirs": "--words-dir"}
+    return spelled.get(dest, "--" + dest.replace("_", "-"))
 
 
 def _read_flags(
@@ -470,6 +475,13 @@ def add_server_arguments(parser: argparse.ArgumentParser, listeners: Iterable[st
         action="append",
         metavar="DIR",
         help="extra deck directory (repeatable)",
+    )
+    group.add_argument(
+        "--words-dir",
+        dest="words_dirs",
+        action="append",
+        metavar="DIR",
+        help="extra word-list directory: each NAME.txt[.gz] becomes dictionary id NAME (repeatable)",
     )
     group.add_argument(
         "--idle-timeout-s", type=float, metavar="S", help="close idle connections (default 300)"

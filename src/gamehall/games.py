@@ -34,11 +34,16 @@ GAMES: tuple[GameEntry, ...] = (
 )
 
 
-def game_types(*, deck_dirs: Sequence[str] = ()) -> dict[str, GameType]:
+def game_types(*, deck_dirs: Sequence[str] = (), words_dirs: Sequence[str] = ()) -> dict[str, GameType]:
     """Every hosted game's GameType, by game id.
 
     ``deck_dirs`` are the operator's extra AAH deck folders: their packs join the bundled deck,
-    and rooms may name them in their ``packs`` setting.
+    and rooms may name them in their ``packs`` setting. ``words_dirs`` are the operator's word-list
+    folders: each ``NAME.txt[.gz]`` becomes the dictionary id ``NAME`` of the word games. Rooms
+    choose decks and dictionaries by these names only, never by path.
+
+    Raises:
+        FileNotFoundError: a words folder does not exist.
     """
     types: dict[str, GameType] = {}
     for entry in GAMES:
@@ -48,6 +53,11 @@ def game_types(*, deck_dirs: Sequence[str] = ()) -> dict[str, GameType]:
         types[entry.game_id] = game_type
     if deck_dirs and "aah" in types:
         types["aah"] = _aah_with_decks(types["aah"], deck_dirs)
+    if words_dirs and "words" in types:
+        from gamehall.rules.words.lexicon import add_words_dir
+
+        for folder in words_dirs:
+            add_words_dir(folder)
     return types
 
 

@@ -72,6 +72,9 @@ def make_policy(game: str, name: str) -> Policy:
 class HallBot:
     """One bot user in one room (implements the hall's Listener)."""
 
+    is_bot = True
+    """Read by the room: an operator's place passes to a human before a bot."""
+
     def __init__(self, hall: Hall, room_id: str, policy: Policy, rng: random.Random, delay: float) -> None:
         self.hall = hall
         self.room_id = room_id

@@ -12,7 +12,6 @@ import hmac
 import logging
 import secrets
 import time
-import unicodedata
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -29,28 +28,14 @@ from gamehall.protocols._core import (
     Notice,
     RoomInfo,
 )
+from gamehall.protocols._text import check_name, check_title, clean_chat
 from gamehall.rules._core import JSON, Action, ConfigError, GameType, Seat
 from gamehall.store.base import RoomRecord, Store
 
 log = logging.getLogger(__name__)
 
-NAME_MAX = 32
-CHAT_MAX = 1000  # the longest any protocol allows (Mr. Jack: 1000; AAH caps itself at 200)
 CHAT_BURST = 5
 CHAT_WINDOW_S = 10.0
-
-
-def check_name(name: str) -> None:
-    """The hall's own rule for user names (protocols may be stricter): 1-32 characters, no
-    control characters, no leading or trailing space.
-
-    Raises:
-        HallError: ``name_invalid``.
-    """
-    if not name or len(name) > NAME_MAX or name != name.strip():
-        raise HallError("name_invalid", f"A name has 1 to {NAME_MAX} characters, without outer spaces.")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise HallError("name_invalid", "A name cannot contain control characters.")
 
 
 def hash_token(token: str) -> str:
@@ -193,6 +178,7 @@ class Hall:
         extra: Mapping[str, JSON] | None = None,
     ) -> Room:
         game_type = self._game_type(game)
+        title = check_title(title) if title is not None and title.strip() else None  # blank: the game's
         try:
             config = game_type.schema.validate(settings or {}, base=self.game_defaults(game))
             seed = self._seed_source()
@@ -322,19 +308,25 @@ class Hall:
 
     # ---------------------------------------------------------------- chat
 
-    def check_chat(self, user: User, text: str) -> None:
-        if not text or len(text) > CHAT_MAX:
-            raise HallError("chat_invalid", f"A chat line has 1 to {CHAT_MAX} characters.")
+    def check_chat(self, user: User, text: str) -> str:
+        """The chat line as the hall forwards it (the text rule, :mod:`gamehall.protocols._text`),
+        after the per-user rate limit.
+
+        Raises:
+            HallError: ``chat_invalid`` or ``rate_limited``.
+        """
+        text = clean_chat(text)
         now = self.clock.now()
         if len(user.chat_times) == CHAT_BURST and now - user.chat_times[0] < CHAT_WINDOW_S:
             raise HallError("rate_limited", "Chat rate limit reached.")
         user.chat_times.append(now)
+        return text
 
     def whisper(self, sender: User, to: str, text: str) -> None:
         target = self._users.get(to.lower())
         if target is None or target.listener is None:
             raise HallError("no_such_user", f"{to} is not online.")
-        self.check_chat(sender, text)
+        text = self.check_chat(sender, text)
         event = ChatSaid(sender=sender.name, text=text, scope="private", to=target.name)
         target.listener.hall_event(event)
         if sender.listener is not None and sender is not target:
@@ -342,7 +334,7 @@ class Hall:
 
     def shout(self, sender: User | None, text: str) -> None:
         if sender is not None:
-            self.check_chat(sender, text)
+            text = self.check_chat(sender, text)
             event: ChatSaid | Notice = ChatSaid(sender=sender.name, text=text, scope="broadcast")
         else:
             event = Notice(text=text)
@@ -454,12 +446,34 @@ class Session:
         room.leave(self._user.name)
         self._user.rooms.discard(room_id)
 
+    def _operator_room(self, room_id: str, what: str) -> Room:
+        """The room, when this user is its operator: start, kick, settings and bots are the
+        operator's alone, on every protocol (issue 10 item 6; the one place that checks it).
+
+        Raises:
+            HallError: ``no_such_room``; ``not_operator`` naming ``what`` was refused.
+        """
+        room = self._hall.room(room_id)
+        if not room.is_operator(self._user.name):
+            raise HallError("not_operator", f"Only the room's operator can {what}.")
+        return room
+
     def start(self, room_id: str) -> None:
         self._check()
-        room = self._hall.room(room_id)
+        room = self._operator_room(room_id, "start the game")
         if room.member(self._user.name) is None:
             raise HallError("not_in_room", "You are not in this room.")
         room.start()
+
+    def add_bots(self, room_id: str, count: int, policy: str = "random") -> list[str]:
+        """Seat ``count`` of the hall's bots in the room: the operator's decision.
+
+        Raises:
+            HallError: ``not_operator``, or as :meth:`Hall.add_bots`.
+        """
+        self._check()
+        self._operator_room(room_id, "add bots")
+        return self._hall.add_bots(room_id, count, policy)
 
     def act(self, room_id: str, action: Action) -> None:
         self._check()
@@ -480,9 +494,7 @@ class Session:
 
     def kick(self, room_id: str, seat: Seat) -> None:
         self._check()
-        room = self._hall.room(room_id)
-        if room.meta.get("operator") != self._user.name:
-            raise HallError("not_operator", "Only the room's operator can kick.")
+        room = self._operator_room(room_id, "kick")
         name = room.state.seat_names().get(seat)
         if name is None:
             raise HallError("no_such_seat", f"Seat {seat} is empty.")
@@ -498,7 +510,7 @@ class Session:
             raise HallError("not_in_room", "You are not in this room.")
         if room.config.get("chat_enabled") is False:
             raise HallError("chat_disabled", "Chat is disabled on this server.")
-        self._hall.check_chat(self._user, text)
+        text = self._hall.check_chat(self._user, text)
         room.chat(self._user.name, text)
 
     def whisper(self, to: str, text: str) -> None:

@@ -50,6 +50,8 @@ class Member:
     seat: Seat | None
     status: SeatStatus
     listener: Listener | None
+    joined: int = 0
+    """When the member came in (a room-local counter): the operator passes to the earliest."""
     engine_away: bool = False
     """Whether the engine was told the seat is away. After a restart a seat is AWAY for the hall
     only: the game goes on as it was, and a returning player gets a resync, not a seat_back."""
@@ -90,6 +92,7 @@ class Room:
         self._timers: dict[str, tuple[Cancellable, float]] = {}  # key -> (handle, deadline)
         self._graces: dict[Seat, Cancellable] = {}
         self._replayed_away: set[Seat] = set()  # seats the log left held, for resume_after_restart
+        self._arrivals = 0
         self.closed = False
 
     # ---------------------------------------------------------------- read side (RoomPort)
@@ -183,7 +186,7 @@ class Room:
             seat_box.append(seat)
             # the new member must be there to receive the join's own events (a full table may
             # start its game on this very join)
-            self.members[name.lower()] = Member(name, seat, SeatStatus.SEATED, listener)
+            self.members[name.lower()] = Member(name, seat, SeatStatus.SEATED, listener, self._arrival())
             return events
 
         self._input("join", None, {"name": name}, do_join)
@@ -196,7 +199,7 @@ class Room:
                 raise HallError("already_in_room", "You have a seat in this room.")
             member.listener = listener
             return
-        self.members[name.lower()] = Member(name, None, SeatStatus.SEATED, listener)
+        self.members[name.lower()] = Member(name, None, SeatStatus.SEATED, listener, self._arrival())
         self._publish([SpectatorsChanged(names=self.spectator_names())])
 
     def leave(self, name: str, *, reason: CloseReason = CloseReason.REQUESTED, text: str = "") -> None:
@@ -236,6 +239,8 @@ class Room:
         del self.members[old.lower()]
         member.name = new
         self.members[new.lower()] = member
+        if self.is_operator(old):
+            self._set_operator(new)
 
     def start(self) -> None:
         self._input("start", None, {}, self.state.start)
@@ -308,6 +313,7 @@ class Room:
         taken = self.state.seat_names()
         for member in [m for m in self.members.values() if m.seat is not None and m.seat not in taken]:
             self.members.pop(member.name.lower(), None)
+            self._operator_gone(member.name)
             handle = self._graces.pop(member.seat, None)  # type: ignore[arg-type]
             if handle is not None:
                 handle.cancel()
@@ -391,14 +397,47 @@ class Room:
         if handle is not None:
             handle.cancel()
         self.members.pop(member.name.lower(), None)
+        self._operator_gone(member.name)
         member.status = step(member.status, trigger)
         self._input("leave", seat, {}, lambda: self.state.seat_leave(seat))
 
     def _drop_spectator(self, member: Member) -> None:
         self.members.pop(member.name.lower(), None)
+        self._operator_gone(member.name)
         if not self.closed:
             self._publish([SpectatorsChanged(names=self.spectator_names())])
             self._after_change()
+
+    # ---------------------------------------------------------------- the operator
+
+    @property
+    def operator(self) -> str | None:
+        """The user who decides for this room (start, kick, bots; issue 10 item 6): its
+        creator, then, when the operator leaves, the member who came in earliest, humans
+        before bots (jduplicate note §1; cg note §4.2 "the longest-present human")."""
+        return _opt_str(self.meta.get("operator"))
+
+    def is_operator(self, name: str) -> bool:
+        operator = self.operator
+        return operator is not None and operator.lower() == name.lower()
+
+    def _arrival(self) -> int:
+        self._arrivals += 1
+        return self._arrivals
+
+    def _operator_gone(self, name: str) -> None:
+        """``name`` is no longer a member: if they were the operator, the operator passes on.
+        A dropped operator whose seat is held stays the operator (still a member)."""
+        if not self.is_operator(name) or self.closed:
+            return
+        remaining = sorted(self.members.values(), key=lambda m: (m.seat is None, m.joined))
+        humans = [m for m in remaining if not getattr(m.listener, "is_bot", False)]
+        successors = humans or remaining
+        self._set_operator(successors[0].name if successors else None)
+
+    def _set_operator(self, name: str | None) -> None:
+        self.meta["operator"] = name
+        self._store.update_meta(self.room_id, self.meta)
 
     # ---------------------------------------------------------------- the end
 
@@ -468,7 +507,7 @@ class Room:
         on as they were, with their timers restarted); release lobby seats, which have no grace.
         """
         for seat, name in sorted(self.state.seat_names().items()):
-            self.members[name.lower()] = Member(name, seat, SeatStatus.SEATED, None)
+            self.members[name.lower()] = Member(name, seat, SeatStatus.SEATED, None, self._arrival())
         for member in list(self.members.values()):
             if not self.state.started:
                 self.drop(member.name)

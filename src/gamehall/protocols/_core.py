@@ -235,7 +235,8 @@ class RoomInfo:
 class HallError(Exception):
     """A lobby request the hall refuses. ``code`` is stable; protocols pick their wording.
 
-    Codes: ``name_invalid``, ``name_in_use``, ``no_such_room``, ``no_such_user``,
+    Codes: ``name_invalid``, ``title_invalid``, ``chat_invalid`` (the text rule,
+    :mod:`gamehall.protocols._text`), ``name_in_use``, ``no_such_room``, ``no_such_user``,
     ``wrong_password``, ``room_full``, ``game_in_progress``, ``not_in_room``,
     ``already_in_room``, ``not_operator``, ``no_open_room``, ``config`` (bad settings),
     ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``.
@@ -344,13 +345,22 @@ class Session(Protocol):
         """Give the seat up (or stop watching) now, without a grace."""
         ...
 
-    def start(self, room_id: str) -> None: ...
+    def start(self, room_id: str) -> None:
+        """Start the room's game early. The room's operator only (``not_operator``)."""
+        ...
 
     def act(self, room_id: str, action: Action) -> None: ...
 
     def rename(self, room_id: str, new_name: str) -> None: ...
 
-    def kick(self, room_id: str, seat: Seat) -> None: ...
+    def kick(self, room_id: str, seat: Seat) -> None:
+        """Release another member's seat. The room's operator only (``not_operator``)."""
+        ...
+
+    def add_bots(self, room_id: str, count: int, policy: str = "random") -> list[str]:
+        """Seat the hall's bots. The room's operator only (``not_operator``); see
+        :meth:`HallPort.add_bots` for the protocols whose note lets any member invite one."""
+        ...
 
     def chat(self, room_id: str, text: str) -> None: ...
 

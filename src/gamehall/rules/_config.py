@@ -13,6 +13,11 @@ from typing import Any
 
 from gamehall.rules._core import JSON, ConfigError
 
+STR_MAX = 256
+"""The longest text setting (and list item) unless the setting says otherwise."""
+LIST_MAX = 256
+"""The most items of a list setting unless the setting says otherwise."""
+
 
 @dataclass(frozen=True, slots=True)
 class Setting:
@@ -20,7 +25,10 @@ class Setting:
 
     ``kind`` is one of ``"int"``, ``"float"``, ``"bool"``, ``"str"``, ``"choice"`` or
     ``"list"`` (a list of strings). ``low``/``high`` bound numbers (inclusive); ``choices``
-    bounds ``"choice"`` settings.
+    bounds ``"choice"`` settings. For ``"str"`` ``high`` is the longest text (default
+    :data:`STR_MAX`), for ``"list"`` the most items (default :data:`LIST_MAX`, each item at most
+    :data:`STR_MAX` characters): a client's value never has an unbounded size (issue 10 item 5,
+    docs/settings-audit.md).
     """
 
     name: str
@@ -31,8 +39,10 @@ class Setting:
     choices: tuple[str, ...] = ()
     help: str = ""
     internal: bool = False
-    """Set by the server itself (a loaded game's carried-over state), never by a player: the
-    browser's form leaves it out and the web protocol refuses it."""
+    """Set by the server itself (a loaded game's carried-over state) or by the operator (server
+    options kept with the room defaults: ``max_tables``, ``max_games``, ``wire_style``,
+    ``urserver_charset``), never by a player: the browser's form leaves it out and the web
+    protocol refuses it."""
 
     def parse_text(self, text: str) -> JSON:
         """Read a value given as text (command line, environment)."""
@@ -82,9 +92,15 @@ class Setting:
         if kind == "list":
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise ConfigError(f"{self.name} must be a list of strings")
+            most = int(self.high) if self.high is not None else LIST_MAX
+            if len(value) > most or any(len(v) > STR_MAX for v in value):
+                raise ConfigError(f"{self.name} has at most {most} items of at most {STR_MAX} characters")
             return list(value)
         if not isinstance(value, str):
             raise ConfigError(f"{self.name} must be a string")
+        longest = int(self.high) if self.high is not None else STR_MAX
+        if len(value) > longest:
+            raise ConfigError(f"{self.name} has at most {longest} characters")
         return value
 
 

@@ -145,7 +145,7 @@ class Server:
         self._store = self._given_store if self._given_store is not None else SqliteStore(config.db)
         clock = LoopClock()
         hall = Hall(
-            games=game_types(deck_dirs=config.deck_dirs),
+            games=game_types(deck_dirs=config.deck_dirs, words_dirs=config.words_dirs),
             store=self._store,
             clock=clock,
             defaults=config.room_defaults,

@@ -138,10 +138,15 @@ def test_a_spectator_gets_status_then_board_and_the_others_are_told(harness: UrH
     assert lines[0] == "STATUS soup1"
     assert lines[lines.index("STATUS_ENDE soup1") + 1] == "SPIELFELD 5 5"
     assert lines[-1] == "SPIELFELD_ENDE"
-    assert "NAME anna" in lines and not any(line.startswith("ZUSCHAUERIN ") for line in lines)
+    assert "NAME anna" in lines
+    assert [line for line in lines if line.startswith("ZUSCHAUERIN ")] == ["ZUSCHAUERIN eve"]  # herself too
     assert anna.take() == ["ZUSCHAUERIN_ANGEMELDET eve"]
     tom = harness.connect("tom")
-    assert "ZUSCHAUERIN eve" in tom.ask("ZUSCHAUEN soup1", "NAME tom")
+    block = tom.ask("ZUSCHAUEN soup1", "NAME tom")
+    assert [line for line in block if line.startswith("ZUSCHAUERIN ")] == [
+        "ZUSCHAUERIN eve",
+        "ZUSCHAUERIN tom",
+    ]
     assert eve.take() == ["ZUSCHAUERIN_ANGEMELDET tom"]
     assert anna.take() == ["ZUSCHAUERIN_ANGEMELDET tom"]
     assert harness.connect("x").ask("ZUSCHAUEN soup1", "NAME eve") == [fehler_line(16)]

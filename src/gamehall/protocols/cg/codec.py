@@ -181,14 +181,23 @@ def check_serverbound(packet: Packet) -> str | None:
     return None
 
 
+VANILLA_AVATARS: Final = frozenset({"default"})
+"""The ``profile_img`` names the reference client ships an image for. **Decision (ours):** a
+vanilla connection gets ``default`` for any other name (a bot's ``bot``, a name a gamehall client
+chose), since the reference client looks the name up among its own files."""
+
+
 def filter_for_vanilla(packet: Packet) -> Packet | None:
-    """``packet`` with only the reference's keys, or ``None`` when nothing may be sent."""
+    """``packet`` with only the reference's keys and values it can show, or ``None`` when
+    nothing may be sent."""
     keys = CLIENTBOUND.get(packet.name)
     if keys is None:
         return None
     body = {key: value for key, value in packet.body.items() if key in keys.allowed}
     if not body and packet.body:
         return None
+    if "profile_img" in body and body["profile_img"] not in VANILLA_AVATARS:
+        body["profile_img"] = "default"
     return Packet(packet.name, body)
 
 

@@ -163,6 +163,8 @@ def deliver(conn: CgDialogue, event: Event) -> None:
         return
     translator = _translator(conn)
     packets = translator.packets(event)
+    if isinstance(event, ev.GameEnded):
+        conn.pacer.hurry()  # the votes and the end go out now, not after the deal's pauses
     conn.pacer.push(*paced(packets, _pacing(conn), trick_taken=isinstance(event, ev.TrickTaken)))
     if isinstance(event, ev.GameEnded):
         if event.reason == "adjourn":

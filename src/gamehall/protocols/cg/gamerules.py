@@ -32,6 +32,35 @@ VARIANTS: Final[dict[str, dict[str, Any]]] = {
 }
 """Lobby variants: custom, tournament (both the defaults) and "extra rules"."""
 
+REFERENCE_OPTION_ORDER: Final[dict[str, tuple[str, ...]]] = {
+    "dk.solos": (
+        "solo_queen",
+        "solo_jack",
+        "solo_clubs",
+        "solo_spades",
+        "solo_hearts",
+        "solo_diamonds",
+        "solo_fleshless",
+        "solo_aces",
+        "solo_10s",
+        "solo_king",
+        "solo_9s",
+        "solo_picture",
+        "solo_noble_brothel",
+        "solo_monastery",
+        "solo_brothel",
+        "solo_pure_clubs",
+        "solo_pure_spades",
+        "solo_pure_hearts",
+        "solo_pure_diamonds",
+        "solo_null",
+        "solo_boneless",
+    ),
+}
+"""The order in which the reference server lists an ``active`` rule's options (its client shows
+them in that order): for ``dk.solos`` the defaults first, then the rest, not the priority order
+SOLO_ORDER of §6.2 that the engine keeps. **Decision (ours)**, docs/protocols/cg.md."""
+
 _TYPES: Final = {"bool": "bool", "choice": "select", "list": "active", "int": "number", "float": "number"}
 
 
@@ -52,7 +81,9 @@ def validator(rule: Rule) -> dict[str, Any]:
     if setting.kind == "choice":
         entry["options"] = list(setting.choices)
     elif setting.kind == "list":
-        entry["options"] = list(rule.options)
+        ordered = REFERENCE_OPTION_ORDER.get(wire_key(rule), rule.options)
+        assert sorted(ordered) == sorted(rule.options), f"{wire_key(rule)}: other options on the wire"
+        entry["options"] = list(ordered)
     elif setting.kind in ("int", "float"):
         entry["min"], entry["max"], entry["step"] = setting.low, setting.high, 1
     return entry

@@ -10,6 +10,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Final
 
 from gamehall.protocols._core import HallError
+from gamehall.protocols._text import normalise
 from gamehall.protocols.cg import game_commands, gamerules, registry, save_load
 from gamehall.protocols.cg.accounts import Account
 from gamehall.protocols.cg.codec import Packet, parse_uuid
@@ -325,8 +326,9 @@ def bot_policy(member: Member) -> str:
 
 
 def chat(conn: CgDialogue, body: dict[str, Any]) -> None:
-    """``gamehall:chat``: to every gamehall member of the lobby (and so of its game)."""
-    text = body["text"].strip() if isinstance(body["text"], str) else ""
+    """``gamehall:chat``: to every gamehall member of the lobby (and so of its game), in the
+    hall's text form (docs/text-rule.md: line breaks as LF, other control characters as spaces)."""
+    text = normalise(body["text"]).strip() if isinstance(body["text"], str) else ""
     if not text or len(text) > CHAT_MAX:
         conn.status("gamehall:msg.chat.too_long")
         return

@@ -101,6 +101,16 @@ class Pacer:
             elif not isinstance(item, (Pause, WaitForStart)):
                 item()
 
+    def hurry(self) -> None:
+        """Drop every pause and wait still queued and send the rest now, in order: the game is
+        over (a vote passed, a forfeit), so nothing it holds back is worth waiting for.
+        **Decision (ours):** without this, a ``cancel`` passed during the deal reached the
+        clients only after the remaining dealing bursts (about 15 s)."""
+        self._cancel_timer()
+        self._waiting_start = False
+        self._queue = deque(item for item in self._queue if not isinstance(item, (Pause, WaitForStart)))
+        self._flush()
+
     def _cancel_timer(self) -> None:
         if self._timer is not None:
             self._timer.cancel()

@@ -163,7 +163,7 @@ class JdLobby:
         """GAMEINFOS of ``game`` now (note §6 field notes)."""
         return m.GameInfos(
             name=game.name,
-            operator=game.operator(),
+            operator=self.operator_of(game),
             timeperturn=game.timeperturn,
             timeleft=self.time_left(game),
             rules=game.rules,
@@ -190,6 +190,23 @@ class JdLobby:
             if timer.key.startswith(("turn:", "grace:"))
         ]
         return round(max(left)) if left else 0
+
+    def operator_of(self, game: JdGame) -> str:
+        """The game's operator: the hall room's operator while the room lives (the hall decides
+        who may start and kick, docs/text-rule.md), else the earliest player (note §1). Both
+        follow the same rule; the hall's also passes a leaving operator's place to a human before
+        one of the hall's bots."""
+        if game.room_open:
+            for member in game.members:
+                if member.session is not None:
+                    try:
+                        operator = member.session.room(game.room_id).info().operator
+                    except HallError:
+                        break
+                    if operator is not None and game.has_player(operator):
+                        return next(p for p in game.players() if p.casefold() == operator.casefold())
+                    break
+        return game.operator()
 
     def _room_timers(self, game: JdGame) -> list[tuple[str, float]]:
         """The room's armed timers, through any member's session (the lobby has none)."""

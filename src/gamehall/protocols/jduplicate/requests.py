@@ -327,7 +327,7 @@ def _my_game(d: JdDialogue, code: E) -> JdGame:
 
 
 def _operator_only(d: JdDialogue, game: JdGame) -> None:
-    if game.operator().casefold() != d.user_name.casefold():
+    if d.lobby.operator_of(game).casefold() != d.user_name.casefold():
         raise Refusal(E.NOT_OPERATOR)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from gamehall.protocols._core import NEED_DATA, ProtocolError, _NeedData
+from gamehall.protocols._text import one_line
 
 MAX_LINE: Final = 1024
 """Longest accepted input line in bytes, without its terminator (note section 11)."""
@@ -192,8 +193,11 @@ class UrCodec:
         return self.encode_block([message])
 
     def encode_block(self, lines: Iterable[str]) -> bytes:
-        """Several lines as one write (a block is never interleaved, note section 2)."""
-        text = "".join(f"{line}\n" for line in lines)
+        """Several lines as one write (a block is never interleaved, note section 2). A line
+        break or control character inside a line becomes a space (the text rule,
+        :func:`gamehall.protocols._text.one_line`): no text can end a line early and forge the
+        next one."""
+        text = "".join(f"{one_line(line)}\n" for line in lines)
         return text.encode(self.encoding, errors="replace")
 
 

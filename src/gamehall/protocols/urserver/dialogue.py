@@ -46,10 +46,12 @@ from gamehall.protocols._core import (
     HallError,
     HallPort,
     ProtocolError,
+    RoomInfo,
     Session,
     SpectatorsChanged,
     Wire,
 )
+from gamehall.protocols._text import one_line
 from gamehall.protocols.urserver import render, sequences, tournament
 from gamehall.protocols.urserver.codec import UrCodec
 from gamehall.protocols.urserver.commands import Fehler
@@ -394,7 +396,21 @@ class UrDialogue:
         return lines
 
     def _spectator_names(self, game: UrGame) -> list[str]:
-        return [m.wire_name for m in game.spectators if m is not self]
+        """Every spectator of ``game`` (note 5.3: one ``ZUSCHAUERIN`` per spectator), the
+        asking one included, whatever protocol they watch with: the hall room's spectators
+        while it lives (in the hall's order, so every connection gets the same block), else
+        the UrServer connections still watching the ended game."""
+        if game.room_id is not None and not game.ended:
+            info = self._room_info(game.room_id)
+            if info is not None:
+                return [game.wire_name_of(name) for name in info.spectators]
+        return [m.wire_name for m in game.spectators]
+
+    def _room_info(self, room_id: str) -> RoomInfo | None:
+        if self.session is not None:
+            with contextlib.suppress(HallError):
+                return self.session.room(room_id).info()
+        return next((info for info in self.hall.rooms("ursuppe") if info.room_id == room_id), None)
 
     def status_block(self, game: UrGame, view: Any = None) -> list[str]:
         shown = game.table.view(None) if view is None else view
@@ -461,7 +477,7 @@ class UrDialogue:
             return []
         seats = {name.lower(): seat for seat, name in game.table.seat_names().items()}
         seat = seats.get(event.sender.lower())
-        return [] if seat is None else [f"NACHRICHT {seat} {event.text[:CHAT_MAX]}"]
+        return [] if seat is None else [f"NACHRICHT {seat} {one_line(event.text)[:CHAT_MAX]}"]
 
     def _game_begins(self, event: ev.SpielBeginnt, game: UrGame) -> list[str]:
         view = render.initial_view(game.table.view(None), (event.stroemungsrichtung, event.ozonschichtdicke))
@@ -484,7 +500,7 @@ class UrDialogue:
         seats = {name.lower(): seat for seat, name in game.table.seat_names().items()}
         seat = seats.get(event.sender.lower())
         if seat is not None:
-            self.send_lines([f"PRIVAT_NACHRICHT {seat} {event.text[:CHAT_MAX]}"])
+            self.send_lines([f"PRIVAT_NACHRICHT {seat} {one_line(event.text)[:CHAT_MAX]}"])
 
     def ended(self, room_id: str, reason: CloseReason, text: str) -> None:
         """The hall let the room go. After a normal end the connection stays for the chat

@@ -7,8 +7,9 @@ keeps a waiting game for 30 minutes after its last connection left. So the games
 here, one :class:`UrLobby` per hall, shared by every UrServer connection of that hall.
 
 Player and spectator names are per game on the wire but unique per hall among users, so each
-connection logs in under a hall name of its own (its wire name, or with a ``~n`` suffix) and
-the game maps hall names back to wire names.
+connection logs in under a hall name of its own (its wire name, or with a ``-n`` suffix; not
+``~``, a JDuplicate separator that the hall's text rule refuses in names) and the game maps
+hall names back to wire names.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from gamehall.protocols._core import Cancellable, Clock, HallError, HallPort
+from gamehall.protocols._text import one_token
 from gamehall.rules._core import JSON, ConfigError
 
 MAX_GAMES: Final = 50
@@ -84,8 +86,9 @@ class UrGame:
         return 0 if self.table is None else len(self.table.seat_names())
 
     def wire_name_of(self, hall_name: str) -> str:
-        """The name on the wire: the UrServer name, or a browser user's name as one token."""
-        return self.names.get(hall_name.lower(), "_".join(hall_name.split()))
+        """The name on the wire: the UrServer name, or a browser user's name as one token
+        (the text rule: spaces and control characters become ``_``)."""
+        return self.names.get(hall_name.lower()) or one_token(hall_name)
 
     def seat_wire_name(self, seat: int) -> str | None:
         if self.table is None:

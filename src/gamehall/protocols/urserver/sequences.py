@@ -136,7 +136,7 @@ class NewGame(Sequence):
         if d.lobby.find(self.name) is not None:
             raise Fehler(16)
         game = UrGame(self.name, self.players, self.password, timeout)
-        session = _login(d, f"urserver~{d.lobby.next_login_suffix()}")
+        session = _login(d, f"urserver-{d.lobby.next_login_suffix()}")
         try:
             open_room(game, session)
         finally:
@@ -248,7 +248,7 @@ def password_work(d: UrDialogue, game: UrGame, password: str | None) -> Callable
 
 
 def _login_as(d: UrDialogue, wire_name: str) -> tuple[Session, str]:
-    """A hall login for this connection: the wire name, or with a ``~n`` suffix when another
+    """A hall login for this connection: the wire name, or with a ``-n`` suffix when another
     game's player already uses it in this hall."""
     candidate = wire_name
     for _ in range(1000):
@@ -257,7 +257,7 @@ def _login_as(d: UrDialogue, wire_name: str) -> tuple[Session, str]:
         except HallError as exc:
             if exc.code != "name_in_use":
                 raise Fehler(13) from None
-        candidate = f"{wire_name}~{d.lobby.next_login_suffix()}"
+        candidate = f"{wire_name}-{d.lobby.next_login_suffix()}"
     raise Fehler(13)
 
 
@@ -296,7 +296,7 @@ def discover(d: UrDialogue) -> None:
     found = [info for info in rooms if info.room_id not in known and not info.finished]
     if not found:
         return
-    session = _login(d, f"urserver~{d.lobby.next_login_suffix()}")
+    session = _login(d, f"urserver-{d.lobby.next_login_suffix()}")
     try:
         for info in found:
             title = info.title[:NAME_LENGTH]

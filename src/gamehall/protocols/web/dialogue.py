@@ -300,14 +300,11 @@ class WebDialogue:
         self._send({"t": "ok", "ref": message.id})
 
     def _add_bots(self, session: Session, message: AddBots) -> None:
-        info = session.room(message.room).info()
-        if info.operator is None or info.operator.lower() != session.name.lower():
-            raise HallError("not_operator", "Only the room's operator may add bots.")
         if not 1 <= message.count <= MAX_BOTS_PER_REQUEST:
             raise HallError("bad_count", f"Add between 1 and {MAX_BOTS_PER_REQUEST} bots at a time.")
         if message.policy not in BOT_POLICIES:
             raise HallError("bad_policy", f"Bot policy must be one of {', '.join(BOT_POLICIES)}.")
-        self._hall.add_bots(message.room, message.count, message.policy)
+        session.add_bots(message.room, message.count, message.policy)
 
     def _resume(self, session: Session, message: Resume) -> None:
         """Replay the events after ``since`` (when the room still has them), then a fresh view."""

@@ -67,7 +67,9 @@ SCHEMA = ConfigSchema(
         ),
         Setting("legacy_open", True, "bool", help="Whether a legacy JOIN may land at this table."),
         Setting("ruleset", "Standard", "choice", choices=("Standard",), help="Rules name (META only)."),
-        Setting("max_tables", 16, "int", 1, 1000, help="Most AAH tables the server hosts at once."),
+        Setting(
+            "max_tables", 16, "int", 1, 1000, help="Most AAH tables the server hosts at once.", internal=True
+        ),
     ],
 )
 

@@ -229,6 +229,10 @@ RULES_BY_NAME: dict[str, Rule] = {rule.setting.name: rule for rule in RULES}
 RULE_KEYS: dict[str, str] = {f"dk.{rule.setting.name}": rule.setting.name for rule in RULES}
 """The note's dotted rule key -> our setting name (``"dk.heart10"`` -> ``"heart10"``)."""
 
+RESUME_MAX = 1_000_000
+"""A loaded game's carry-over (points and one summary row per played round) is set by the
+server from a cg save, never typed by a player; still bounded, like every setting."""
+
 TABLE_SETTINGS: tuple[Setting, ...] = (
     Setting(
         "turn_timeout_s",
@@ -283,6 +287,7 @@ TABLE_SETTINGS: tuple[Setting, ...] = (
         "resume",
         "",
         "str",
+        high=RESUME_MAX,
         help="A loaded game's carried-over points and rows (set by cg game.load; empty = a new game).",
         internal=True,
     ),

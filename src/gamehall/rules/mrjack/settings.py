@@ -115,8 +115,17 @@ SCHEMA = ConfigSchema(
             "choice",
             choices=("prolog", "plain"),
             help="Output style of the term protocol.",
+            internal=True,
         ),
-        Setting("max_games", 50, "int", 1, 1000, help="Most Mr. Jack games the term protocol opens at once."),
+        Setting(
+            "max_games",
+            50,
+            "int",
+            1,
+            1000,
+            help="Most Mr. Jack games the term protocol opens at once.",
+            internal=True,
+        ),
     ],
 )
 

@@ -31,6 +31,7 @@ SCHEMA = ConfigSchema(
             "environment_deck",
             list(DEFAULT_DECK),
             "list",
+            high=64,
             help="Environment cards as 'direction:ozone' (direction 5 = no drift).",
         ),
         Setting(
@@ -47,8 +48,17 @@ SCHEMA = ConfigSchema(
             "choice",
             choices=("utf-8", "latin-1"),
             help="Encoding of UrServer lines (latin-1 for the oldest clients).",
+            internal=True,
         ),
-        Setting("max_games", 50, "int", 1, 1000, help="Most Ursuppe games the UrServer lobby holds at once."),
+        Setting(
+            "max_games",
+            50,
+            "int",
+            1,
+            1000,
+            help="Most Ursuppe games the UrServer lobby holds at once.",
+            internal=True,
+        ),
     ],
 )
 

@@ -38,6 +38,53 @@ BUNDLED = ("enable", "letterpress-en", "letterpress-fr")
 DICTIONARY_IDS = {"english": "enable", "english-lp": "letterpress-en", "francais": "letterpress-fr"}
 """The protocol's dictionary ids (JDuplicate GAMEINFOS) and the bundled list each one names."""
 
+WORD_LIST_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+"""What an operator's word-list file is called by (its file name without ``.txt``/``.txt.gz``,
+lower case): the only way a room names it. No setting ever carries a path (issue 10 item 5)."""
+
+_OPERATOR_LISTS: dict[str, Path] = {}
+"""Word lists from the operator's ``--words-dir`` folders, by id (process-wide, like the shared
+lexicons: a bot resolves the same id the room was created with)."""
+
+
+def add_words_dir(folder: str | os.PathLike[str]) -> list[str]:
+    """Offer every ``*.txt`` / ``*.txt.gz`` file of ``folder`` (not its subfolders) as a
+    dictionary id. A name that is not a valid id, or that a bundled list already uses, is
+    skipped; the first folder that offers an id keeps it. Returns the ids added.
+
+    Raises:
+        FileNotFoundError: ``folder`` is not a directory (an operator's typo must not pass).
+    """
+    directory = Path(folder)
+    if not directory.is_dir():
+        raise FileNotFoundError(f"words directory {os.fspath(folder)!r} does not exist")
+    added = []
+    for path in sorted(directory.iterdir()):
+        stem = path.name.lower().removesuffix(".gz").removesuffix(".txt")
+        if not path.is_file() or stem == path.name.lower() or not WORD_LIST_ID.fullmatch(stem):
+            continue
+        if stem in DICTIONARY_IDS or stem in BUNDLED or stem in _OPERATOR_LISTS:
+            continue
+        _OPERATOR_LISTS[stem] = path
+        added.append(stem)
+    return added
+
+
+def dictionary_ids() -> list[str]:
+    """Every id a room may name: the protocol's, the bundled lists', the operator's."""
+    return [*DICTIONARY_IDS, *BUNDLED, *_OPERATOR_LISTS]
+
+
+def dictionary_source(dictionary_id: str) -> str | Path | None:
+    """The bundled list name or the operator's file behind ``dictionary_id``; ``None`` for an
+    unknown id (anything else a client may send, paths included)."""
+    if dictionary_id in DICTIONARY_IDS:
+        return DICTIONARY_IDS[dictionary_id]
+    if dictionary_id in BUNDLED:
+        return dictionary_id
+    return _OPERATOR_LISTS.get(dictionary_id)
+
+
 MIN_LENGTH = 2
 MAX_LENGTH = 15
 _VALID = re.compile(r"[A-Z]{2,15}")

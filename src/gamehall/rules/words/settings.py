@@ -11,13 +11,14 @@ kept in a process-wide table, so every room on the same dictionary shares one GA
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gamehall.rules._config import ConfigSchema, Setting
 from gamehall.rules._core import JSON, ConfigError
 from gamehall.rules.words.letters import LETTER_SETS, LetterSet
-from gamehall.rules.words.lexicon import DICTIONARY_IDS, Lexicon
+from gamehall.rules.words.lexicon import Lexicon, dictionary_ids, dictionary_source
 
 MODES = ("duplicate", "scrabble", "boggle")
 MAX_PLAYERS_CAP = 32
@@ -81,7 +82,9 @@ SCHEMA = ConfigSchema(
             "dictionary",
             "",
             "str",
-            help="english, english-lp, francais, or a word-list file; empty: the preset's.",
+            help="Dictionary id: english, english-lp, francais, or a list of the operator's --words-dir; "
+            "empty: the preset's.",
+            high=32,
         ),
         Setting("time_per_turn", 120, "int", 5, 600, help="Seconds per turn."),
         Setting("max_players", 8, "int", 1, MAX_PLAYERS_CAP, help="Seats (scrabble: at most 4)."),
@@ -177,18 +180,24 @@ _SHARED: dict[str, Lexicon] = {}
 
 
 def shared_lexicon(dictionary: str) -> Lexicon:
-    """The lexicon named by a dictionary id (``english``...) or a word-list path, loaded once per
-    process and shared by every room that names it.
+    """The lexicon named by a dictionary id (``english``..., or one of the operator's
+    ``--words-dir`` lists), loaded once per process and shared by every room that names it.
+    A client names an id, never a file: anything else is refused with the same message whether
+    or not such a file exists (no file-existence oracle).
 
     Raises:
-        ConfigError: no bundled list and no file has that name.
+        ConfigError: no dictionary has that id, or the operator's file became unreadable.
     """
-    source = DICTIONARY_IDS.get(dictionary, dictionary)
-    lexicon = _SHARED.get(source)
+    source = dictionary_source(dictionary)
+    if source is None:
+        known = ", ".join(dictionary_ids())
+        raise ConfigError(f"words.dictionary: no dictionary {dictionary[:32]!r} (known: {known})")
+    key = os.fspath(source)
+    lexicon = _SHARED.get(key)
     if lexicon is None:
         try:
             lexicon = Lexicon.load(source)
-        except (FileNotFoundError, OSError) as error:
-            raise ConfigError(f"words.dictionary: {error}") from None
-        _SHARED[source] = lexicon
+        except OSError:
+            raise ConfigError(f"words.dictionary: the word list {dictionary!r} cannot be read") from None
+        _SHARED[key] = lexicon
     return lexicon
