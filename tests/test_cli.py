@@ -3,6 +3,7 @@ printing a room's history from the store."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -93,6 +94,25 @@ def test_replay_prints_the_log_and_the_result(tmp_path: Path, capsys: pytest.Cap
     assert "seed " in out  # finished: the seed may be shown
     assert "GameWon" in out and "WhiteDealt" in out  # --events rebuilt the room from its log
     assert "password_hash" not in out
+    assert "  seat 0 " in out and ": normal" in out  # each seat's typed end
+
+
+def test_replay_into_a_pipe_closed_early_ends_quietly(tmp_path: Path) -> None:
+    """``gamehall replay ... | head``: the reader is gone before the output ends."""
+    db = tmp_path / "hall.db"
+    room_id = play_a_short_game(db)
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # a reader that already stopped: every write meets a closed pipe
+    done = subprocess.run(
+        [sys.executable, "-m", "gamehall.cli", "replay", room_id, "--db", str(db), "--events"],
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    os.close(write_end)
+    assert "Traceback" not in done.stderr and done.returncode == 0
 
 
 def test_replay_of_an_unknown_room_fails(tmp_path: Path) -> None:

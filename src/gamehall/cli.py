@@ -29,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    handler = {"serve": _serve, "bots": _bots, "replay": _replay}[args.command]
+    handler = {"serve": _serve, "bots": _bots, "replay": _replay_to_pipe}[args.command]
     return handler(args)
 
 
@@ -158,6 +158,20 @@ _WIRE_BOTS: dict[str, Callable[[str, int, argparse.Namespace], Coroutine[Any, An
 # ----------------------------------------------------------------------------------- replay
 
 
+def _replay_to_pipe(args: argparse.Namespace) -> int:
+    """``gamehall replay`` whose reader may stop early (``| head``): a closed pipe ends the
+    output quietly instead of with a BrokenPipeError traceback."""
+    try:
+        code = _replay(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader is gone; point stdout at nothing so the interpreter's last flush is quiet
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    return code
+
+
 def _replay(args: argparse.Namespace) -> int:
     from gamehall.store.sqlite import SqliteStore
 
@@ -185,7 +199,11 @@ def _replay(args: argparse.Namespace) -> int:
         seat = "-" if entry.seat is None else str(entry.seat)
         out.write(f"{entry.n:6d}  {_stamp(entry.at)}  seat {seat:>2}  {entry.kind:<8} {entry.data}\n")
     if record.finished_at is not None:
+        from gamehall.hall.results import describe_seats
+
         out.write(f"finished {_stamp(record.finished_at)}  result {record.result}\n")
+        for line in describe_seats(record.result):
+            out.write(f"  {line}\n")
     if args.events:
         _print_events(record, out)
     return 0

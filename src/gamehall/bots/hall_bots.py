@@ -14,7 +14,9 @@ import random
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from gamehall.hall.hall import Hall, Session
+from gamehall.hall.hall import Hall
+from gamehall.hall.recovery import BotSeat
+from gamehall.hall.room import Room
 from gamehall.protocols._core import Cancellable, CloseReason, Delivery, HallError
 from gamehall.rules._core import Action, Event, RuleError, Seat
 
@@ -69,6 +71,22 @@ def make_policy(game: str, name: str) -> Policy:
     raise HallError("no_such_policy", f"No bot policy {name!r} for {game}.")
 
 
+class BotPlace(Protocol):
+    """What a bot plays through: a login :class:`~gamehall.hall.hall.Session` (a bot seated on
+    request) or a :class:`~gamehall.hall.recovery.BotSeat` (a held seat it plays on)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def room(self, room_id: str) -> Room: ...
+
+    def seat_in(self, room_id: str) -> Seat | None: ...
+
+    def act(self, room_id: str, action: Action) -> None: ...
+
+    def logout(self, *, dropped: bool) -> None: ...
+
+
 class HallBot:
     """One bot user in one room (implements the hall's Listener)."""
 
@@ -81,7 +99,7 @@ class HallBot:
         self.policy = policy
         self.rng = rng
         self.delay = delay
-        self.session: Session | None = None
+        self.session: BotPlace | None = None
         self._pending: Cancellable | None = None
         self._done = False
 
@@ -175,8 +193,23 @@ def add_bots(
     return names
 
 
+def drive_seat(hall: Hall, place: BotSeat, policy: str, *, delay: float = 0.3) -> HallBot:
+    """A bot that plays the held seat behind ``place`` with ``policy`` (the hall's bot
+    driver: a restored bot's seat, or a seat taken over from a player who did not come back).
+    It takes its first look at the game after ``delay``.
+
+    Raises:
+        HallError: ``no_such_policy``.
+    """
+    room = hall.room(place.room_id)
+    bot = HallBot(hall, place.room_id, make_policy(room.game_type.game_id, policy), random.Random(), delay)
+    bot.session = place
+    bot.hall.clock.call_later(0, bot._schedule)  # after the room has seated it
+    return bot
+
+
 def _free_name(hall: Hall) -> str:
     while True:
         name = f"Bot{next(_names)}"
-        if not hall.user_online(name):
+        if hall.name_free(name):
             return name

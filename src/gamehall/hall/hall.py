@@ -18,14 +18,17 @@ from dataclasses import dataclass, field
 
 from gamehall.hall.directory import LocalDirectory, RoomDirectory
 from gamehall.hall.passwords import PasswordCache
+from gamehall.hall.recovery import BotSeat, held_seats, restore_rooms, retake_seat
 from gamehall.hall.room import Room
 from gamehall.protocols._core import (
     ChatSaid,
     Clock,
     CloseReason,
     HallError,
+    HeldSeat,
     Listener,
     Notice,
+    Retaken,
     RoomInfo,
 )
 from gamehall.protocols._text import check_name, check_title, clean_chat
@@ -49,9 +52,25 @@ def token_matches(token: str, stored: str) -> bool:
     return hmac.compare_digest(hash_token(token), stored)
 
 
+RESTORED = "restored"
+"""The protocol of a user rebuilt from a room log written before owners' protocols were
+recorded: such a seat may be retaken over any protocol."""
+
+BOT_TAKEOVER = "bot_takeover"
+"""The hall's own room setting, accepted by every game's create (and kept in the room's meta,
+not its game config): whether an in-hall bot takes over a seat whose player did not come back
+within the grace. Default: the hall's ``bot_takeover`` (on, except in tournament mode)."""
+
+BotDriverHook = Callable[["Hall", BotSeat, str], Listener]
+"""Builds the in-hall bot that plays a held seat through a :class:`BotSeat` with a policy
+(``gamehall.bots.hall_bots.drive_seat``); raises HallError for an unknown policy."""
+
+
 @dataclass(slots=True)
 class User:
-    """A person known to the hall by name. ``listener`` is their live connection, if any."""
+    """A person known to the hall by name. ``listener`` is their live connection, if any;
+    ``protocol`` the protocol they play over, which alone may retake their held seats
+    without a token (docs/recovery.md, "Seats belong to their owner")."""
 
     name: str
     token_hash: str
@@ -76,7 +95,13 @@ class Hall:
         seed_source: Callable[[], int] | None = None,
         wall_time: Callable[[], float] = time.time,
         bot_seater: Callable[[Hall, str, int, str], list[str]] | None = None,
+        bot_driver: BotDriverHook | None = None,
+        bot_takeover: bool | None = None,
     ) -> None:
+        """``bot_seater`` seats new in-hall bots; ``bot_driver`` puts a bot on a held seat
+        (a restored bot's, or one a bot takes over). ``bot_takeover`` is every new room's
+        default for taking over seats whose player did not come back (default: on, except
+        in tournament mode)."""
         self.game_types: dict[str, GameType] = dict(games)
         self.store = store
         self.clock = clock
@@ -90,6 +115,8 @@ class Hall:
         self._users: dict[str, User] = {}
         self._room_counter = 0
         self._bot_seater = bot_seater
+        self._bot_driver = bot_driver
+        self.bot_takeover = (not tournament) if bot_takeover is None else bot_takeover
 
     # ---------------------------------------------------------------- HallPort
 
@@ -109,6 +136,9 @@ class Hall:
             if user.listener is not None and not token_ok:
                 raise HallError("name_in_use", "That name is in use.")
             if user.listener is None and not (token_ok or resume_without_token):
+                raise HallError("name_in_use", "That name is in use.")
+            if not token_ok and user.protocol not in (protocol, RESTORED):
+                # a held seat belongs to its owner: only their own protocol may retake it
                 raise HallError("name_in_use", "That name is in use.")
             if user.listener is not None and user.listener is not listener:
                 old = user.listener
@@ -159,7 +189,38 @@ class Hall:
         """
         if self._bot_seater is None:
             raise HallError("no_bots", "This server has no bots.")
-        return self._bot_seater(self, room_id, count, policy)
+        names = self._bot_seater(self, room_id, count, policy)
+        room = self.directory.get(room_id)
+        if room is not None and not room.closed:
+            for name in names:
+                member = room.member(name)
+                if member is not None and member.seat is not None:
+                    room.note_bot(member.seat, name, policy)
+        return names
+
+    def drive_seat(self, room: Room, name: str, policy: str) -> bool:
+        """Put an in-hall bot on ``name``'s held seat in ``room`` (the room's BotDriver).
+        The seat stops being its user's: they cannot retake it."""
+        if self._bot_driver is None:
+            return False
+        try:
+            listener = self._bot_driver(self, BotSeat(self, room.room_id, name), policy)
+            room.drive(name, listener, policy)
+        except HallError as exc:
+            log.warning("room %s: no bot for %s's seat: %s", room.room_id, name, exc.reason)
+            return False
+        user = self._users.get(name.lower())
+        if user is not None:
+            user.rooms.discard(room.room_id)
+        self._forget_idle_users()
+        return True
+
+    def name_free(self, name: str) -> bool:
+        """Whether nobody goes by ``name``: no user (online or holding seats) and no seat a
+        bot plays under that name (after a restart such bots have no user of their own)."""
+        if name.lower() in self._users:
+            return False
+        return all(room.member(name) is None for room in self.directory.rooms(None))
 
     def user_online(self, name: str) -> bool:
         user = self._users.get(name.lower())
@@ -179,8 +240,12 @@ class Hall:
     ) -> Room:
         game_type = self._game_type(game)
         title = check_title(title) if title is not None and title.strip() else None  # blank: the game's
+        settings = dict(settings or {})
+        bot_takeover = settings.pop(BOT_TAKEOVER, self.bot_takeover)
+        if not isinstance(bot_takeover, bool):
+            raise HallError("config", f"{BOT_TAKEOVER} must be true or false")
         try:
-            config = game_type.schema.validate(settings or {}, base=self.game_defaults(game))
+            config = game_type.schema.validate(settings, base=self.game_defaults(game))
             seed = self._seed_source()
             meta: dict[str, JSON] = {
                 "title": title or _default_title(game_type, config),
@@ -188,6 +253,8 @@ class Hall:
                 "password_hash": self.passwords.new_hash(password) if password else None,
                 "extra": dict(extra or {}),
                 "tokens": {},
+                "owners": {},
+                BOT_TAKEOVER: bot_takeover,
             }
             self._room_counter += 1
             room_id = f"{game}-{secrets.token_hex(4)}"
@@ -217,6 +284,7 @@ class Hall:
             wall_time=self._wall_time,
             on_closed=self._room_closed,
             created_seq=self._room_counter,
+            bot_driver=self.drive_seat,
         )
 
     def password_work(
@@ -259,42 +327,33 @@ class Hall:
         return game_type
 
     def restore(self) -> int:
-        """Rebuild every unfinished room from its log (crash recovery). Returns how many."""
-        count = 0
-        for record in self.store.unfinished_rooms():
-            if record.game not in self.game_types:
-                log.warning("room %s: game %s is not served; left in the store", record.room_id, record.game)
-                continue
-            try:
-                room = self._restore_room(record)
-            except Exception:
-                log.exception("room %s: could not be rebuilt from its log; left in the store", record.room_id)
-                continue
-            count += 1
-            log.info(
-                "room %s (%s) rebuilt from %d log entries", room.room_id, record.game, len(record.entries)
-            )
-        return count
+        """Rebuild every unfinished room from its log (crash recovery): seats held, bots
+        seated again, timers re-armed (:func:`gamehall.hall.recovery.restore_rooms`).
+        Returns how many rooms came back."""
+        return restore_rooms(self)
 
-    def _restore_room(self, record: RoomRecord) -> Room:
+    def add_restored_room(self, record: RoomRecord) -> Room:
+        """A room rebuilt from ``record``'s log and listed in the directory; its seats are
+        not resumed yet (see :mod:`gamehall.hall.recovery`)."""
         self._room_counter += 1
         room = self._new_room(
             record.room_id, self.game_types[record.game], record.config, record.seed, record.meta
         )
-        room.replay(record.entries)
+        room.replay(record.entries, created_at=record.created_at)
         self.directory.add(room)
-        tokens = record.meta.get("tokens")
-        for seat_name in room.state.seat_names().values():
-            token_hash = tokens.get(seat_name.lower()) if isinstance(tokens, dict) else None
-            user = self._users.get(seat_name.lower())
-            if user is None:
-                user = User(seat_name, str(token_hash or hash_token(secrets.token_urlsafe(18))), "restored")
-                self._users[seat_name.lower()] = user
-            user.rooms.add(room.room_id)
-        room.resume_after_restart()
-        if room.closed:
-            self._room_closed(room)
         return room
+
+    def restored_owner(self, name: str, room_id: str, token_hash: str | None, protocol: str | None) -> None:
+        """After a restart: ``name`` owns a held seat in ``room_id`` (token digest and protocol
+        from the room's meta), so only they can retake it."""
+        user = self._users.get(name.lower())
+        if user is None:
+            user = User(name, token_hash or hash_token(secrets.token_urlsafe(18)), protocol or RESTORED)
+            self._users[name.lower()] = user
+        user.rooms.add(room_id)
+
+    def room_closed(self, room: Room) -> None:
+        self._room_closed(room)
 
     def shutdown(self, text: str) -> None:
         """Close every room and every connection (server stopping). Room logs stay unfinished
@@ -362,10 +421,17 @@ class Hall:
         self._forget_idle_users()
 
     def remember_token(self, room: Room, user: User) -> None:
+        """Keep the seat owner's token digest and protocol in the room's meta, so that after a
+        restart the seat is still theirs alone (docs/recovery.md)."""
         tokens = room.meta.setdefault("tokens", {})
-        if isinstance(tokens, dict) and tokens.get(user.name.lower()) != user.token_hash:
-            tokens[user.name.lower()] = user.token_hash
-            self.store.update_meta(room.room_id, room.meta)
+        owners = room.meta.setdefault("owners", {})
+        if not isinstance(tokens, dict) or not isinstance(owners, dict):
+            return
+        key = user.name.lower()
+        if tokens.get(key) != user.token_hash or owners.get(key) != user.protocol:
+            tokens[key] = user.token_hash
+            owners[key] = user.protocol
+            self.store.update_meta(room.room_id, {"tokens": tokens, "owners": owners})
 
 
 class Session:
@@ -531,6 +597,19 @@ class Session:
 
     def my_rooms(self) -> list[str]:
         return sorted(self._user.rooms)
+
+    def held_seats(self, game: str | None = None) -> list[HeldSeat]:
+        """See :meth:`gamehall.protocols._core.Session.held_seats` (docs/recovery.md)."""
+        return held_seats(self._hall, self._user, game)
+
+    def retake(self, room_id: str) -> Retaken:
+        """See :meth:`gamehall.protocols._core.Session.retake` (docs/recovery.md)."""
+        self._check()
+        room = retake_seat(self._hall, self._user, room_id)
+        since = room.last_seq
+        seat = room.join(self._user.name, self._user.listener)
+        self._hall.remember_token(room, self._user)
+        return Retaken(room=room, seat=seat, since=since)
 
     def logout(self, *, dropped: bool) -> None:
         if not self._active:

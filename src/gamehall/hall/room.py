@@ -15,6 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from gamehall.hall.lifecycle import SeatStatus, Trigger, step
+from gamehall.hall.recovery import (
+    RESTART_HOLD_MIN_S,
+    TAKEOVER_POLICY,
+    TimerArming,
+    bot_seats,
+    forfeits_from_meta,
+    remaining_after_restart,
+)
+from gamehall.hall.results import abandoned_to_bots_result, room_result
 from gamehall.protocols._core import (
     Cancellable,
     ChatSaid,
@@ -28,7 +37,7 @@ from gamehall.protocols._core import (
     SpectatorsChanged,
     ViewWatcher,
 )
-from gamehall.rules._core import JSON, Action, Event, Game, GameType, RuleError, Seat
+from gamehall.rules._core import JSON, Action, Event, ForfeitReason, Game, GameType, RuleError, Seat
 from gamehall.store.base import LogEntry, Store
 
 log = logging.getLogger(__name__)
@@ -55,6 +64,14 @@ class Member:
     engine_away: bool = False
     """Whether the engine was told the seat is away. After a restart a seat is AWAY for the hall
     only: the game goes on as it was, and a returning player gets a resync, not a seat_back."""
+    bot: str | None = None
+    """The policy of the in-hall bot playing this seat under the member's name (a seat a bot
+    took over, or a bot's seat after a restart), else ``None``. Nobody joins such a seat."""
+
+
+BotDriver = Callable[["Room", str, str], bool]
+"""Puts an in-hall bot on a held seat: ``(room, member name, policy) -> done``. The hall hands
+one to every room; it returns ``False`` when the server has no bots."""
 
 
 class Room:
@@ -73,6 +90,7 @@ class Room:
         wall_time: Callable[[], float],
         on_closed: Callable[[Room], None],
         created_seq: int,
+        bot_driver: BotDriver | None = None,
     ) -> None:
         self.room_id = room_id
         self.game_type = game_type
@@ -93,6 +111,10 @@ class Room:
         self._graces: dict[Seat, Cancellable] = {}
         self._replayed_away: set[Seat] = set()  # seats the log left held, for resume_after_restart
         self._arrivals = 0
+        self._restored_deadlines: dict[str, float] = {}  # timer key -> wall deadline, after replay
+        self._bot_driver = bot_driver
+        self.forfeits: dict[Seat, ForfeitReason] = forfeits_from_meta(self.meta)
+        """Seats released (or taken over by a bot) during the game, with why (docs/recovery.md)."""
         self.closed = False
 
     # ---------------------------------------------------------------- read side (RoomPort)
@@ -113,6 +135,12 @@ class Room:
     def grace_seconds(self) -> float:
         value = self._config.get("rejoin_grace", DEFAULT_GRACE_S)
         return float(value) if isinstance(value, (int, float)) else DEFAULT_GRACE_S
+
+    @property
+    def bot_takeover(self) -> bool:
+        """Whether an in-hall bot takes over a seat whose player did not come back in time
+        (set by the hall at creation: on by default outside tournament mode)."""
+        return self.meta.get("bot_takeover") is True
 
     def info(self) -> RoomInfo:
         names = dict(self.state.seat_names())
@@ -171,6 +199,8 @@ class Room:
         """Seat ``name`` (a new seat, or the held seat back). Returns the seat."""
         member = self.member(name)
         if member is not None and member.seat is not None:
+            if member.bot is not None:
+                raise HallError("seat_taken_over", "A bot plays this seat now; it cannot be taken back.")
             if member.status is SeatStatus.AWAY:
                 member.listener = listener
                 self._back(member)
@@ -210,7 +240,8 @@ class Room:
         if member.seat is None:
             self._drop_spectator(member)
         else:
-            self._release(member, Trigger.LEAVE)
+            why = ForfeitReason.PROCESS_VIOLATION if reason is CloseReason.KICKED else ForfeitReason.LEFT
+            self._release(member, Trigger.LEAVE, why)
         if reason is not CloseReason.REQUESTED and member.listener is not None:
             member.listener.ended(self.room_id, reason, text)
 
@@ -227,8 +258,10 @@ class Room:
             return
         if member.status is SeatStatus.PLAYING and self.grace_seconds > 0 and not self.state.finished:
             self._away(member)
+        elif member.status is SeatStatus.PLAYING:  # a grace of 0: a drop is a forfeit
+            self._release(member, Trigger.LEAVE, ForfeitReason.DISCONNECTED)
         else:
-            self._release(member, Trigger.LEAVE if member.status is SeatStatus.PLAYING else Trigger.DROP)
+            self._release(member, Trigger.DROP, None)
 
     def rename(self, old: str, new: str) -> None:
         member = self.member(old)
@@ -281,9 +314,9 @@ class Room:
         self._store.append(self.room_id, LogEntry(self._log_n, kind, seat, data, self._wall_time()))
         self._publish(events)
         self._tell_view_watchers()
-        self._after_change()
+        self._after_change(kind)
 
-    def _after_change(self) -> None:
+    def _after_change(self, kind: str = "") -> None:
         self._drop_released_by_the_game()
         if not self.state.started and not self.members and not self.closed:
             # everybody left a table whose game never started: nothing to wait for
@@ -295,15 +328,17 @@ class Room:
         self._sync_timers()
         if self.state.finished and not self.closed:
             outcome = self.state.outcome()
-            aborted = outcome is not None and outcome.termination.value == "aborted"
             result: dict[str, JSON] | None = None
             if outcome is not None:
-                result = {
-                    "scores": {str(k): v for k, v in outcome.scores.items()},
-                    "winners": sorted(outcome.winners),
-                    "termination": outcome.termination.value,
-                    "names": {str(k): v for k, v in outcome.names.items()},
-                }
+                still_away = [
+                    m.seat
+                    for m in self.members.values()
+                    if m.seat is not None and m.status is SeatStatus.AWAY
+                ]
+                result = room_result(
+                    outcome, forfeits=self.forfeits, still_away=still_away, ended_by_release=kind == "leave"
+                )
+            aborted = result is not None and result["termination"] == "aborted"
             reason = CloseReason.ABORTED if aborted else CloseReason.GAME_OVER
             self._shut(reason, "aborted" if aborted else "finished", result=result or {})
 
@@ -314,6 +349,8 @@ class Room:
         for member in [m for m in self.members.values() if m.seat is not None and m.seat not in taken]:
             self.members.pop(member.name.lower(), None)
             self._operator_gone(member.name)
+            if self.state.started:
+                self._note_forfeit(member.seat, ForfeitReason.TIMEOUT)  # type: ignore[arg-type]
             handle = self._graces.pop(member.seat, None)  # type: ignore[arg-type]
             if handle is not None:
                 handle.cancel()
@@ -341,7 +378,10 @@ class Room:
         wanted = {t.key: t.seconds for t in ([] if self.closed else self.state.pending_timers())}
         for key in [k for k in self._timers if k not in wanted]:
             self._timers.pop(key)[0].cancel()
+        restored, self._restored_deadlines = self._restored_deadlines, {}
         for key, seconds in wanted.items():
+            if key in restored:  # first arming after a restart: the time it had left
+                seconds = remaining_after_restart(restored[key], self._wall_time())
             if key not in self._timers:
                 handle = self._clock.call_later(seconds, lambda key=key: self._fire(key))  # type: ignore[misc]
                 self._timers[key] = (handle, self._clock.now() + seconds)
@@ -366,10 +406,11 @@ class Room:
         member.engine_away = True
         self._hold(member)
 
-    def _hold(self, member: Member) -> None:
+    def _hold(self, member: Member, seconds: float | None = None) -> None:
         seat = member.seat
         assert seat is not None
-        self._graces[seat] = self._clock.call_later(self.grace_seconds, lambda: self._grace_over(member))
+        hold = self.grace_seconds if seconds is None else seconds
+        self._graces[seat] = self._clock.call_later(hold, lambda: self._grace_over(member))
 
     def _back(self, member: Member) -> None:
         seat = member.seat
@@ -385,12 +426,32 @@ class Room:
             self._publish(self.state.resync(seat))
 
     def _grace_over(self, member: Member) -> None:
+        """The player did not come back in time: a bot takes the seat over (the room's
+        ``bot_takeover``), or the seat is released. Either way the seat forfeits."""
         if self.closed or member.status is not SeatStatus.AWAY:
             return
         self._graces.pop(member.seat, None)  # type: ignore[arg-type]
-        self._release(member, Trigger.GRACE_EXPIRES)
+        if (
+            self.bot_takeover
+            and self.state.started
+            and self._bot_driver is not None
+            and self._others_human(member)
+        ):
+            self._note_forfeit(member.seat, ForfeitReason.DISCONNECTED)  # type: ignore[arg-type]
+            if self._bot_driver(self, member.name, TAKEOVER_POLICY):
+                return
+        self._release(member, Trigger.GRACE_EXPIRES, ForfeitReason.DISCONNECTED)
 
-    def _release(self, member: Member, trigger: Trigger) -> None:
+    def _others_human(self, member: Member | None) -> bool:
+        """Whether a seat other than ``member``'s is still a person's (playing or held): bots
+        take over seats only for the people still at the table, never play on alone."""
+        bots = bot_seats(self.meta)
+        return any(
+            m is not member and m.seat is not None and m.bot is None and m.seat not in bots
+            for m in self.members.values()
+        )
+
+    def _release(self, member: Member, trigger: Trigger, why: ForfeitReason | None) -> None:
         seat = member.seat
         assert seat is not None
         handle = self._graces.pop(seat, None)
@@ -399,7 +460,67 @@ class Room:
         self.members.pop(member.name.lower(), None)
         self._operator_gone(member.name)
         member.status = step(member.status, trigger)
+        if why is not None and self.state.started and not self.state.finished:
+            self._note_forfeit(seat, why)
+        self._forget_bot(seat)
+        names = dict(self.state.seat_names())
         self._input("leave", seat, {}, lambda: self.state.seat_leave(seat))
+        if not self.closed and self.state.started and self.members and not self._others_human(None):
+            # only in-hall bots are left: they never play on alone
+            result = abandoned_to_bots_result(names, self.forfeits)
+            self._shut(CloseReason.ABORTED, "aborted", result=result)
+
+    def _note_forfeit(self, seat: Seat, why: ForfeitReason) -> None:
+        """Record that ``seat`` forfeited (kept in the meta, so a restart still knows)."""
+        if seat in self.forfeits:
+            return
+        self.forfeits[seat] = why
+        self.meta["forfeits"] = {str(s): r.value for s, r in sorted(self.forfeits.items())}
+        self._store.update_meta(self.room_id, {"forfeits": self.meta["forfeits"]})
+
+    # ---------------------------------------------------------------- in-hall bots
+
+    def note_bot(self, seat: Seat, name: str, policy: str) -> None:
+        """Record that an in-hall bot called ``name`` plays ``seat`` with ``policy``, so a
+        restart seats it again (:func:`gamehall.hall.recovery.bot_seats`)."""
+        self._set_bots({**bot_seats(self.meta), seat: (name, policy)})
+
+    def _forget_bot(self, seat: Seat) -> None:
+        bots = bot_seats(self.meta)
+        if bots.pop(seat, None) is not None and not self.closed:
+            self._set_bots(bots)
+
+    def _set_bots(self, bots: Mapping[Seat, tuple[str, str]]) -> None:
+        self.meta["bots"] = {str(s): {"name": n, "policy": p} for s, (n, p) in sorted(bots.items())}
+        self._store.update_meta(self.room_id, {"bots": self.meta["bots"]})
+
+    def drive(self, name: str, listener: Listener, policy: str) -> Seat:
+        """Let an in-hall bot (``listener``) play ``name``'s held seat from now on, under that
+        name: a seat whose player did not come back (bot takeover), or a bot's own seat after
+        a restart. The seat is back in play at once (the engine hears ``seat_back`` if it was
+        told the seat was away; otherwise the bot gets the seat's resync).
+
+        Raises:
+            HallError: ``not_in_room`` when ``name`` holds no seat here.
+        """
+        member = self.member(name)
+        if member is None or member.seat is None:
+            raise HallError("not_in_room", f"{name} holds no seat in this room.")
+        seat = member.seat
+        handle = self._graces.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+        member.listener = listener
+        member.bot = policy
+        self.note_bot(seat, name, policy)
+        if member.status is SeatStatus.AWAY:
+            member.status = step(member.status, Trigger.BACK)
+            if member.engine_away:
+                member.engine_away = False
+                self._input("back", seat, {}, lambda: self.state.seat_back(seat))
+                return seat
+        self._publish(self.state.resync(seat))
+        return seat
 
     def _drop_spectator(self, member: Member) -> None:
         self.members.pop(member.name.lower(), None)
@@ -465,15 +586,24 @@ class Room:
     # ---------------------------------------------------------------- crash recovery
 
     def replay(
-        self, entries: Iterable[LogEntry], observe: Callable[[LogEntry, list[Event]], None] | None = None
+        self,
+        entries: Iterable[LogEntry],
+        observe: Callable[[LogEntry, list[Event]], None] | None = None,
+        *,
+        created_at: float = 0.0,
     ) -> None:
         """Rebuild the state from a log without publishing or logging anything. ``observe``
-        sees each entry with the events it produced (``gamehall replay --events``)."""
+        sees each entry with the events it produced (``gamehall replay --events``). Also
+        learns each pending timer's deadline (:class:`~gamehall.hall.recovery.TimerArming`)
+        for :meth:`resume_after_restart`."""
+        arming = TimerArming(created_at)
         for entry in entries:
             events = self._apply_entry(entry)
             self._log_n = entry.n
+            arming.observe(self.state.pending_timers(), entry.at)
             if observe is not None:
                 observe(entry, events)
+        self._restored_deadlines = arming.deadlines(self.state.pending_timers())
 
     def _apply_entry(self, entry: LogEntry) -> list[Event]:
         data: Any = entry.data
@@ -503,18 +633,21 @@ class Room:
 
     def resume_after_restart(self) -> None:
         """After :meth:`replay`: nobody is connected any more. Hold every seat of a running
-        game for the grace, *without* telling the engine (a restart is not a drop: rounds go
-        on as they were, with their timers restarted); release lobby seats, which have no grace.
-        """
+        game for its grace and at least :data:`~gamehall.hall.recovery.RESTART_HOLD_MIN_S`,
+        *without* telling the engine (a restart is not a drop: rounds go on as they were);
+        re-arm the game's timers with the time they had left (at least the restart grace);
+        release lobby seats, which have no grace. The hall then seats the room's bots again
+        (:meth:`drive`)."""
         for seat, name in sorted(self.state.seat_names().items()):
             self.members[name.lower()] = Member(name, seat, SeatStatus.SEATED, None, self._arrival())
+        hold = max(self.grace_seconds, RESTART_HOLD_MIN_S)
         for member in list(self.members.values()):
             if not self.state.started:
                 self.drop(member.name)
                 continue
             member.status = SeatStatus.AWAY
             member.engine_away = member.seat in self._replayed_away
-            self._hold(member)
+            self._hold(member, hold)
         self._sync_timers()
 
 

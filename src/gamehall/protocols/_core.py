@@ -232,13 +232,36 @@ class RoomInfo:
     extra: Mapping[str, JSON] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class HeldSeat:
+    """A seat a user holds in a running room (:meth:`Session.held_seats`). ``away`` is true
+    while the seat is held for its grace (no connection plays it)."""
+
+    room_id: str
+    game: str
+    seat: Seat
+    away: bool
+    created_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Retaken:
+    """A held seat taken back (:meth:`Session.retake`). The seat's resync reached the
+    session's listener as the room's deliveries after ``since``."""
+
+    room: RoomPort
+    seat: Seat
+    since: int
+
+
 class HallError(Exception):
     """A lobby request the hall refuses. ``code`` is stable; protocols pick their wording.
 
     Codes: ``name_invalid``, ``title_invalid``, ``chat_invalid`` (the text rule,
     :mod:`gamehall.protocols._text`), ``name_in_use``, ``no_such_room``, ``no_such_user``,
     ``wrong_password``, ``room_full``, ``game_in_progress``, ``not_in_room``,
-    ``already_in_room``, ``not_operator``, ``no_open_room``, ``config`` (bad settings),
+    ``already_in_room``, ``seat_taken_over`` (a bot took the held seat over),
+    ``not_operator``, ``no_open_room``, ``config`` (bad settings),
     ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``.
     """
 
@@ -377,6 +400,20 @@ class Session(Protocol):
         ...
 
     def my_rooms(self) -> list[str]: ...
+
+    def held_seats(self, game: str | None = None) -> list[HeldSeat]:
+        """The seats this user holds in running rooms (of ``game`` if given), oldest first.
+        A protocol asks this right after login to find the game to return its player to."""
+        ...
+
+    def retake(self, room_id: str) -> Retaken:
+        """Take the held seat in ``room_id`` back on this connection; the seat's resync
+        events are delivered to the listener before this returns.
+
+        Raises:
+            HallError: ``no_such_room``, or ``not_in_room`` when no seat is held there.
+        """
+        ...
 
     def logout(self, *, dropped: bool) -> None:
         """End the session. ``dropped=True`` (connection lost) holds seats of started games for

@@ -38,7 +38,7 @@ from typing import Any
 
 from aiohttp import web
 
-from gamehall.bots.hall_bots import add_bots
+from gamehall.bots.hall_bots import add_bots, drive_seat
 from gamehall.config import ServerConfig
 from gamehall.games import GAMES, game_types
 from gamehall.hall import Hall
@@ -151,6 +151,7 @@ class Server:
             defaults=config.room_defaults,
             tournament=config.tournament,
             bot_seater=add_bots,
+            bot_driver=drive_seat,
         )
         self._hall = hall
         restored = hall.restore()

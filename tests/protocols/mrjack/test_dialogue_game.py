@@ -345,7 +345,7 @@ def test_aufgeben_ends_the_game_and_the_connection_stays() -> None:
 
 
 def test_a_drop_is_a_forfeit_and_quit_says_goodbye_after_the_end() -> None:
-    h = JackHarness()
+    h = JackHarness(rejoin_grace=0)  # a drop forfeits only where the grace is 0 (default 60)
     jack, det = h.pair()
     jack.hang_up()
     assert det.take()[0] == "ende(spiel,detektiv,lila)."

@@ -101,7 +101,7 @@ def test_a_nick_that_the_hall_refuses_for_another_reason_is_ungueltig() -> None:
 
 
 def test_the_web_user_seat_is_held_after_a_drop_only_with_a_grace() -> None:
-    h = JackHarness()
+    h = JackHarness(rejoin_grace=0)  # the default grace (60 s) holds it; 0 forfeits at once
     jack, det = h.pair()
     det.hang_up()
     assert h.games() == 0

@@ -22,7 +22,7 @@ States (note 5)::
 - ``WATCHING``: the game's ``S>CC`` messages only; commands other than ``ison``/``quit`` are
   refused.
 
-Drops follow the game's ``rejoin_grace`` (default 0: a drop is a forfeit, note 12); with a
+Drops follow the game's ``rejoin_grace`` (default 60 s; 0: a drop is a forfeit, note 12); with a
 grace, the same nick logging in again gets its seat back and a catch-up (the engine's resync).
 The hall calls the listener methods from inside its own calls, so they never call back into
 the session: a logout they cause waits for the clock (``call_later(0)``).

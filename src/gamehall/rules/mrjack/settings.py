@@ -101,7 +101,7 @@ SCHEMA = ConfigSchema(
         ),
         Setting(
             "rejoin_grace",
-            0,
+            60,
             "int",
             0,
             3600,
