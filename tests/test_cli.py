@@ -15,6 +15,7 @@ from gamehall.cli import main
 from gamehall.games import game_types
 from gamehall.hall import FakeClock, Hall
 from gamehall.rules.aah.actions import Judge, Pick
+from gamehall.server.web import log_json
 from gamehall.store.sqlite import SqliteStore
 
 
@@ -119,3 +120,38 @@ def test_replay_of_an_unknown_room_fails(tmp_path: Path) -> None:
     db = tmp_path / "hall.db"
     SqliteStore(db).close()
     assert main(["replay", "nope", "--db", str(db)]) == 1
+
+
+def test_replay_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    """``gamehall replay ... | head``: the reader is gone before the writer is done."""
+    db = tmp_path / "hall.db"
+    room_id = play_a_short_game(db)
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # like head after its first lines: every write now fails with EPIPE
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "gamehall.cli", "replay", room_id, "--db", str(db), "--events"],
+            stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+    assert done.returncode == 0
+    assert "BrokenPipeError" not in done.stderr and done.stderr == ""
+
+
+def test_replay_agrees_with_the_log_api(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "hall.db"
+    room_id = play_a_short_game(db)
+    store = SqliteStore(db)
+    try:
+        record = store.load_room(room_id)
+    finally:
+        store.close()
+    assert record is not None
+    served = log_json(record)
+    assert main(["replay", room_id, "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert f"result {served['result']}" in out
+    listed = [line for line in out.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
+    assert len(listed) == len(served["entries"])  # type: ignore[arg-type]
+    assert f"/replay/{room_id}" in out

@@ -65,6 +65,11 @@ def test_two_heuristic_words_bots_play_a_whole_game_over_jduplicate(tmp_path: Pa
         server.terminate()
         server.wait(timeout=10)
     assert bots.returncode == 0, bots.stderr
+    lines = bots.stdout.splitlines()
+    assert (
+        len(lines) == 2 and lines[0].startswith("game 1: bot") and "(" in lines[0]
+    )  # the ranking, why it ended
+    assert lines[1].startswith("summary: 1 words game(s) by 2 bot(s); wins: bot")
     with sqlite3.connect(db) as store:
         rows = store.execute("SELECT game, finished_at, result FROM rooms").fetchall()
     assert len(rows) == 1

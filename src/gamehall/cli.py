@@ -11,11 +11,10 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
-import importlib
 import logging
 import os
 import sys
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -106,53 +105,17 @@ def _use_uvloop() -> None:
 
 
 def _bots(args: argparse.Namespace) -> int:
+    from gamehall.bots.games_report import play_and_report
     from gamehall.games import entry_for
 
     host, _, port_text = args.server.partition(":")
     port = int(port_text) if port_text else entry_for(args.game).default_port
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    run = _WIRE_BOTS.get(args.game)
-    if run is None:
-        print(f"gamehall: no wire bots for {args.game}", file=sys.stderr)
-        return 2
     _use_uvloop()
-    asyncio.run(run(host or "127.0.0.1", port, args))
-    return 0
-
-
-async def _aah_bots(host: str, port: int, args: argparse.Namespace) -> None:
-    from gamehall.bots.aah import run_bots
-
-    await run_bots(
-        host, port, args.count, names_prefix=args.prefix, policy=args.policy, stop_after_games=args.games
-    )
-
-
-def _games_bots(module: str) -> Callable[[str, int, argparse.Namespace], Coroutine[Any, Any, None]]:
-    """The wire bots of a protocol whose ``run_bots`` takes the number of games as ``games``."""
-
-    async def run(host: str, port: int, args: argparse.Namespace) -> None:
-        run_bots = importlib.import_module(module).run_bots
-        await run_bots(host, port, args.count, names_prefix=args.prefix, policy=args.policy, games=args.games)
-
-    return run
-
-
-async def _words_bots(host: str, port: int, args: argparse.Namespace) -> None:
-    from gamehall.bots.words.wire import run_bots
-
-    for _ in range(max(1, args.games)):  # one table a call: the first bot creates, the others join
-        await run_bots(host, port, args.count, names_prefix=args.prefix, policy=args.policy)
-
-
-_WIRE_BOTS: dict[str, Callable[[str, int, argparse.Namespace], Coroutine[Any, Any, None]]] = {
-    "aah": _aah_bots,
-    "doppelkopf": _games_bots("gamehall.bots.doppelkopf.wire"),
-    "ursuppe": _games_bots("gamehall.bots.ursuppe.wire"),
-    "mrjack": _games_bots("gamehall.bots.mrjack.wire"),
-    "words": _words_bots,
-}
-"""Each game's legacy-protocol bots, for ``gamehall bots --game GAME``."""
+    try:
+        return asyncio.run(play_and_report(args.game, host or "127.0.0.1", port, args, sys.stdout))
+    except KeyboardInterrupt:  # --games 0 runs until interrupted; the summary was printed
+        return 0
 
 
 # ----------------------------------------------------------------------------------- replay
@@ -204,6 +167,7 @@ def _replay(args: argparse.Namespace) -> int:
         out.write(f"finished {_stamp(record.finished_at)}  result {record.result}\n")
         for line in describe_seats(record.result):
             out.write(f"  {line}\n")
+        out.write(f"in the browser: /replay/{record.room_id} (the same log, as a spectator saw it)\n")
     if args.events:
         _print_events(record, out)
     return 0

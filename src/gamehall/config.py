@@ -18,6 +18,7 @@ Four sources, each overriding the one before it:
        out_queue_limit_bytes = 1048576
        rate_limit_per_s = 500
        rate_limit_burst = 1000
+       operator_token = "a long random string"   # the host console (/host); off without it
 
        [ports]            # 0 switches a listener off
        aah = 11235
@@ -78,6 +79,9 @@ DEFAULT_PORTS: Mapping[str, int] = {
 }
 """One listener per protocol (``web`` serves HTTP and the browser's WebSocket). 0 = off."""
 
+MIN_SECRET_LENGTH = 12
+"""The operator token guards closing rooms and removing users: not a word one can guess."""
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 SETTING_ALIASES: Mapping[str, Mapping[str, str]] = {
@@ -116,6 +120,8 @@ class ServerConfig:
     out_queue_limit_bytes: int = 1 << 20
     rate_limit_per_s: float = 500.0
     rate_limit_burst: int = 1000
+    operator_token: str | None = None
+    """The host console's token (``/host``); ``None``: the console is off."""
     config_file: str | None = None
 
 
@@ -129,7 +135,7 @@ class _Option:
     """One ``[server]`` option: its name (TOML key, flag dest, env suffix), kind and minimum."""
 
     name: str
-    kind: str  # "text" | "int" | "float" | "bool" | "level" | "paths"
+    kind: str  # "text" | "secret" | "int" | "float" | "bool" | "level" | "paths"
     low: float | None = None
 
     def check(self, value: Any, where: str) -> Any:
@@ -138,6 +144,11 @@ class _Option:
         if kind == "text":
             if not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"{where}: {name} must be a non-empty string")
+            return value.strip()
+        if kind == "secret":
+            if not isinstance(value, str) or len(value.strip()) < MIN_SECRET_LENGTH:
+                # the value itself is never repeated: error messages end up in logs
+                raise ConfigError(f"{where}: {name} must have at least {MIN_SECRET_LENGTH} characters")
             return value.strip()
         if kind == "bool":
             if not isinstance(value, bool):
@@ -190,6 +201,7 @@ _OPTIONS: dict[str, _Option] = {
         _Option("out_queue_limit_bytes", "int", low=1024),
         _Option("rate_limit_per_s", "float", low=1),
         _Option("rate_limit_burst", "int", low=1),
+        _Option("operator_token", "secret"),
     )
 }
 
@@ -492,6 +504,11 @@ def add_server_arguments(parser: argparse.ArgumentParser, listeners: Iterable[st
         "--rate-limit-per-s", type=float, metavar="N", help="messages/s before reading pauses (default 500)"
     )
     group.add_argument("--rate-limit-burst", type=int, metavar="N", help="message burst (default 1000)")
+    group.add_argument(
+        "--operator-token",
+        metavar="TOKEN",
+        help="token of the host console at /host (at least 12 characters; off without one)",
+    )
     group.add_argument(
         "--set",
         dest="set_items",

@@ -35,9 +35,10 @@ STEP_MS = 15_000
 FAST = {"aah": {"autostart_delay": 1, "round_gap": 1}, "ursuppe": {"players": 3}}
 T = TypeVar("T")
 
-# through the page's own connection (app.js is a module: importing it again gives the same one)
+# through the page's own connection (app.js is a module: importing it again gives the same one;
+# imported by its absolute path, since a room page has its own address /room/ID)
 SEND_ACTION = """async ([room, action]) => {
-  const { app } = await import("./app.js");
+  const { app } = await import("/app.js");
   try { await app.request({ t: "act", room, action }); return null; }
   catch (err) { return err && err.code ? err.code : String(err); }
 }"""

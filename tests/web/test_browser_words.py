@@ -145,11 +145,11 @@ def test_a_browser_user_finds_a_boggle_word(server: ServerThread, page: Any) -> 
         page,
         server.web_url,
         "bob",
-        {"preset": "BogEN", "dictionary": "english", "rounds": "1", "time_per_turn": "8", "grace_s": "0"},
-    )
+        {"preset": "BogEN", "rounds": "1", "time_per_turn": "8", "grace_s": "0"},
+    )  # the dictionary is the host's choice (a server setting): BogEN's own, english-lp
     page.get_by_test_id("boggle-cell").first.wait_for()
     grid = tuple(page.get_by_test_id("boggle-grid").get_attribute("data-rows").split(","))
-    words = grid_words(grid, shared_lexicon("english"))
+    words = grid_words(grid, shared_lexicon("english-lp"))
     word = max(words, key=len)
     page.get_by_test_id("boggle-word").fill(word)
     assert page.locator('[data-testid="boggle-cell"].on').count() == len(words[word])

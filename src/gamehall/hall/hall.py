@@ -16,7 +16,10 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from gamehall.hall.chat_memory import ChatMemory
 from gamehall.hall.directory import LocalDirectory, RoomDirectory
+from gamehall.hall.invites import invite_to_room
+from gamehall.hall.lobby_feed import LobbyFeed
 from gamehall.hall.passwords import PasswordCache
 from gamehall.hall.recovery import BotSeat, held_seats, restore_rooms, retake_seat
 from gamehall.hall.room import Room
@@ -27,6 +30,7 @@ from gamehall.protocols._core import (
     HallError,
     HeldSeat,
     Listener,
+    LobbyWatcher,
     Notice,
     Retaken,
     RoomInfo,
@@ -50,6 +54,19 @@ def hash_token(token: str) -> str:
 
 def token_matches(token: str, stored: str) -> bool:
     return hmac.compare_digest(hash_token(token), stored)
+
+
+def held_name_error(user: User) -> HallError:
+    """``name_in_use`` for a name whose connection is gone but whose seats are held: say so,
+    so that whoever closed the browser knows the seat is waiting for them (``held`` detail)."""
+    return HallError(
+        "name_in_use",
+        "That name is in use: its seat is being held for a player who lost the connection. "
+        "If it is yours, come back the way you played (the same browser keeps your session) to "
+        "take the seat back, or wait until the seat is released.",
+        held=True,
+        rooms=sorted(user.rooms),
+    )
 
 
 RESTORED = "restored"
@@ -115,6 +132,8 @@ class Hall:
         self._users: dict[str, User] = {}
         self._room_counter = 0
         self._bot_seater = bot_seater
+        self.lobby = LobbyFeed(clock)
+        self.chat_memory = ChatMemory()
         self._bot_driver = bot_driver
         self.bot_takeover = (not tournament) if bot_takeover is None else bot_takeover
 
@@ -136,7 +155,7 @@ class Hall:
             if user.listener is not None and not token_ok:
                 raise HallError("name_in_use", "That name is in use.")
             if user.listener is None and not (token_ok or resume_without_token):
-                raise HallError("name_in_use", "That name is in use.")
+                raise held_name_error(user)
             if not token_ok and user.protocol not in (protocol, RESTORED):
                 # a held seat belongs to its owner: only their own protocol may retake it
                 raise HallError("name_in_use", "That name is in use.")
@@ -222,6 +241,28 @@ class Hall:
             return False
         return all(room.member(name) is None for room in self.directory.rooms(None))
 
+    def watch_lobby(self, watcher: LobbyWatcher) -> Callable[[], None]:
+        return self.lobby.watch(watcher)
+
+    def recent_chat(self, room_id: str | None) -> list[dict[str, JSON]]:
+        return self.chat_memory.recent(room_id)
+
+    def preparing(self) -> Mapping[str, JSON] | None:
+        return self.lobby.preparing
+
+    def invite(self, room_id: str, inviter: str, name: str) -> None:
+        invite_to_room(self, room_id, inviter, name)
+
+    def user(self, name: str) -> User | None:
+        """A known user (online, or holding seats), by name in any case."""
+        return self._users.get(name.lower())
+
+    def forget_idle_users(self) -> None:
+        self._forget_idle_users()
+
+    def wall_time(self) -> float:
+        return self._wall_time()
+
     def user_online(self, name: str) -> bool:
         user = self._users.get(name.lower())
         return user is not None and user.listener is not None
@@ -263,6 +304,7 @@ class Hall:
             raise HallError("config", str(exc)) from None
         self.store.create_room(room_id, game, config, seed, meta, self._wall_time())
         self.directory.add(room)
+        self.lobby.added(room)
         return room
 
     def _new_room(
@@ -273,7 +315,7 @@ class Hall:
         seed: int,
         meta: Mapping[str, JSON],
     ) -> Room:
-        return Room(
+        room = Room(
             room_id=room_id,
             game_type=game_type,
             config=config,
@@ -286,6 +328,8 @@ class Hall:
             created_seq=self._room_counter,
             bot_driver=self.drive_seat,
         )
+        room.on_change = self.lobby.touched
+        return room
 
     def password_work(
         self, password: str | None, room_id: str | None = None
@@ -312,6 +356,8 @@ class Hall:
 
     def _room_closed(self, room: Room) -> None:
         self.directory.remove(room.room_id)
+        self.lobby.removed(room)
+        self.chat_memory.forget_room(room.room_id)
         for user in self._users.values():
             user.rooms.discard(room.room_id)
         self._forget_idle_users()
@@ -341,6 +387,7 @@ class Hall:
         )
         room.replay(record.entries, created_at=record.created_at)
         self.directory.add(room)
+        self.lobby.added(room, restored=True)
         return room
 
     def restored_owner(self, name: str, room_id: str, token_hash: str | None, protocol: str | None) -> None:
@@ -397,6 +444,7 @@ class Hall:
             event: ChatSaid | Notice = ChatSaid(sender=sender.name, text=text, scope="broadcast")
         else:
             event = Notice(text=text)
+        self.chat_memory.hall_said(None if sender is None else sender.name, text, self._wall_time())
         for user in list(self._users.values()):
             if user.listener is not None:
                 user.listener.hall_event(event)
@@ -578,6 +626,7 @@ class Session:
             raise HallError("chat_disabled", "Chat is disabled on this server.")
         text = self._hall.check_chat(self._user, text)
         room.chat(self._user.name, text)
+        self._hall.chat_memory.room_said(room_id, self._user.name, text, self._hall.wall_time())
 
     def whisper(self, to: str, text: str) -> None:
         self._check()

@@ -116,6 +116,8 @@ class Room:
         self.forfeits: dict[Seat, ForfeitReason] = forfeits_from_meta(self.meta)
         """Seats released (or taken over by a bot) during the game, with why (docs/recovery.md)."""
         self.closed = False
+        self.on_change: Callable[[Room], None] | None = None
+        """Told after events other than chat were published (the hall's live lobby feed)."""
 
     # ---------------------------------------------------------------- read side (RoomPort)
 
@@ -296,11 +298,13 @@ class Room:
         """Room chat goes through the numbered stream (so resume replays it) but not the game log."""
         self._publish([ChatSaid(sender=sender, text=text, scope="room")])
 
-    def close(self, reason: CloseReason, text: str) -> None:
-        """End the room now (operator stop, server shutdown) without finishing its game."""
+    def close(self, reason: CloseReason, text: str, *, result: JSON = None) -> None:
+        """End the room now (operator stop, server shutdown) without finishing its game.
+        Without ``result`` the log stays unfinished (a shutdown: the next start rebuilds the
+        room); with one, the room is finished in the store with it (an operator's close)."""
         if self.closed:
             return
-        self._shut(reason, text, result=None)
+        self._shut(reason, text, result=result)
 
     # ---------------------------------------------------------------- the input pipeline
 
@@ -359,13 +363,17 @@ class Room:
                 member.listener.ended(self.room_id, CloseReason.INACTIVE, "Disconnected due to inactivity.")
 
     def _publish(self, events: Iterable[Event]) -> None:
+        changed = False
         for event in events:
             self._seq += 1
             delivery = Delivery(self._seq, event)
             self._history.append(delivery)
+            changed = changed or not isinstance(event, ChatSaid)
             for member in list(self.members.values()):
                 if member.listener is not None and event.visible_to(member.seat):
                     member.listener.deliver(self.room_id, delivery)
+        if changed and self.on_change is not None:
+            self.on_change(self)
 
     def _tell_view_watchers(self) -> None:
         for member in list(self.members.values()):
@@ -402,6 +410,8 @@ class Room:
         seat = member.seat
         assert seat is not None
         self._input("away", seat, {}, lambda: self.state.seat_away(seat))
+        if self.closed:  # the drop ended the game (Ursuppe plays out a game nobody is at)
+            return
         member.status = step(member.status, Trigger.DROP)
         member.engine_away = True
         self._hold(member)

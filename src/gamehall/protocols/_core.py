@@ -302,6 +302,31 @@ class ViewWatcher(Protocol):
     def room_changed(self, room_id: str, seq: int) -> None: ...
 
 
+@runtime_checkable
+class Invitable(Protocol):
+    """A listener whose protocol can carry an invitation to a table (cg, the browser)."""
+
+    def invited(self, room_id: str, inviter: str) -> bool:
+        """``inviter`` invites this user to ``room_id``; ``False`` when it cannot be shown now
+        (the user is busy in another lobby or game, or the table is not one it can join)."""
+        ...
+
+
+class LobbyWatcher(Protocol):
+    """A connection that shows a live lobby (the browser): the hall pushes room changes to it
+    instead of being asked again and again."""
+
+    def lobby_changed(self, change: str, info: RoomInfo) -> None:
+        """``change`` is ``"created"``, ``"changed"`` (seats, status, spectators or title) or
+        ``"closed"`` (the room left the directory; ``info`` is its last state)."""
+        ...
+
+    def preparing_changed(self, state: Mapping[str, JSON] | None) -> None:
+        """The server is preparing something people wait for (``state``: ``what``, ``text``,
+        ``progress``, ``games`` it holds up), or is done (``None``)."""
+        ...
+
+
 class RoomPort(Protocol):
     """One room, as a connection seated in it (or watching it) sees it."""
 
@@ -456,6 +481,28 @@ class HallPort(Protocol):
         """The slow part (scrypt) of a later create (``room_id`` None) or join/spectate of
         ``room_id`` with ``password``, as a closure for :meth:`Wire.offload`; ``None`` when
         nothing is slow. The later hall call then finds the answer ready."""
+        ...
+
+    def watch_lobby(self, watcher: LobbyWatcher) -> Callable[[], None]:
+        """Push every room change to ``watcher`` from now on; call the result to stop."""
+        ...
+
+    def invite(self, room_id: str, inviter: str, name: str) -> None:
+        """``inviter`` (a member of the room) invites the online user ``name`` to it.
+
+        Raises:
+            HallError: ``no_such_room``, ``not_in_room`` (the inviter), ``no_such_user`` (not
+                online), ``not_invitable`` (their protocol has no invitations), ``busy``.
+        """
+        ...
+
+    def preparing(self) -> Mapping[str, JSON] | None:
+        """What the server is preparing (see :meth:`LobbyWatcher.preparing_changed`), if anything."""
+        ...
+
+    def recent_chat(self, room_id: str | None) -> list[dict[str, JSON]]:
+        """The last lines of a room's chat (``room_id``) or of the hall's broadcast chat and
+        notices (``None``), oldest first, as ``{"sender", "text", "at", "kind"}``."""
         ...
 
     def add_bots(self, room_id: str, count: int, policy: str = "random") -> list[str]:

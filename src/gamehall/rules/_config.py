@@ -8,7 +8,7 @@ place whatever its source.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gamehall.rules._core import JSON, ConfigError
@@ -43,6 +43,17 @@ class Setting:
     options kept with the room defaults: ``max_tables``, ``max_games``, ``wire_style``,
     ``urserver_charset``), never by a player: the browser's form leaves it out and the web
     protocol refuses it."""
+    server: bool = False
+    """A host's setting (ports' protocol details, wire pacing, table caps, wire styles,
+    charsets, file names): settable in the server configuration (``--set``, the TOML file,
+    ``GAMEHALL_SET``) and as a room default, but never by a player; the browser's form leaves
+    it out and the web protocol refuses it."""
+    label: str = ""
+    """Plain words for the browser's form ("Seats at the table"); empty: derived from the name."""
+    group: str = ""
+    """The form's section this setting is shown in ("Table", "Timing", "Special cards"...)."""
+    choice_labels: tuple[tuple[str, str], ...] = ()
+    """Plain words for some ``choices`` (value, label): ``("DupEN", "Duplicate (English)")``."""
 
     def parse_text(self, text: str) -> JSON:
         """Read a value given as text (command line, environment)."""
@@ -114,6 +125,7 @@ class ConfigSchema:
     def __init__(self, game_id: str, settings: Iterable[Setting]) -> None:
         self.game_id = game_id
         self.settings: dict[str, Setting] = {s.name: s for s in settings}
+        self._form_order: list[str] = list(self.settings)
 
     def defaults(self) -> dict[str, JSON]:
         return {name: _copy(s.default) for name, s in self.settings.items()}
@@ -136,6 +148,47 @@ class ConfigSchema:
         """Settings only the server may set (see :attr:`Setting.internal`)."""
         return frozenset(name for name, s in self.settings.items() if s.internal)
 
+    def server_keys(self) -> frozenset[str]:
+        """Settings no player may choose: the server's own (:attr:`Setting.internal`) and the
+        host's (:attr:`Setting.server`). The web protocol refuses them in ``create``."""
+        return frozenset(name for name, s in self.settings.items() if s.internal or s.server)
+
+    def present(
+        self,
+        form: Mapping[str, tuple[str, str] | tuple[str, str, str]],
+        *,
+        server: Iterable[str] = (),
+        choice_labels: Mapping[str, Mapping[str, str]] | None = None,
+    ) -> ConfigSchema:
+        """Give the settings their place in the browser's form, in place; returns ``self``.
+
+        ``form`` maps a setting to ``(group, label)`` or ``(group, label, help)``, in the order
+        the form shows them (groups in order of first appearance); ``server`` names the host's
+        settings (:attr:`Setting.server`); ``choice_labels`` names some choices in plain words
+        (:attr:`Setting.choice_labels`). Validation is unchanged: this only decides what a
+        player is shown and may send.
+
+        Raises:
+            KeyError: a name that is not a setting of this schema (a typo must not hide a field).
+        """
+        for name, entry in form.items():
+            setting = self.settings[name]
+            group, label = entry[0], entry[1]
+            help_text = entry[2] if len(entry) > 2 else setting.help
+            self.settings[name] = replace(setting, group=group, label=label, help=help_text)
+        for name in server:
+            self.settings[name] = replace(self.settings[name], server=True)
+        for name, labels in (choice_labels or {}).items():
+            setting = self.settings[name]
+            unknown = set(labels) - set(setting.choices)
+            if unknown:
+                raise KeyError(f"{self.game_id}.{name}: no choice(s) {sorted(unknown)}")
+            self.settings[name] = replace(setting, choice_labels=tuple(labels.items()))
+        self._form_order = [name for name in form if name in self.settings] + [
+            name for name in self.settings if name not in form
+        ]
+        return self
+
     def parse_text(self, key: str, text: str) -> JSON:
         setting = self.settings.get(key)
         if setting is None:
@@ -143,20 +196,28 @@ class ConfigSchema:
         return setting.check(setting.parse_text(text))
 
     def describe(self) -> list[dict[str, JSON]]:
-        """The schema as JSON, for the browser's "create room" form."""
-        return [
-            {
-                "name": s.name,
-                "default": s.default,
-                "kind": s.kind,
-                "low": s.low,
-                "high": s.high,
-                "choices": list(s.choices),
-                "help": s.help,
-            }
-            for s in self.settings.values()
-            if not s.internal
-        ]
+        """The settings a player chooses, as JSON, in the form's order, for the browser's
+        "create room" form (the host's and the server's own settings are left out)."""
+        described: list[dict[str, JSON]] = []
+        for name in self._form_order:
+            s = self.settings[name]
+            if s.internal or s.server:
+                continue
+            described.append(
+                {
+                    "name": s.name,
+                    "label": s.label or s.name.replace("_", " ").capitalize(),
+                    "group": s.group or "More",
+                    "default": s.default,
+                    "kind": s.kind,
+                    "low": s.low,
+                    "high": s.high,
+                    "choices": list(s.choices),
+                    "choice_labels": dict(s.choice_labels),
+                    "help": s.help,
+                }
+            )
+        return described
 
 
 def _copy(value: JSON) -> JSON:

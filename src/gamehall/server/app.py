@@ -46,6 +46,8 @@ from gamehall.protocols._core import Dialogue, Wire
 from gamehall.protocols.web.dialogue import WebDialogue
 from gamehall.server.clock import LoopClock
 from gamehall.server.connection import connection_factory
+from gamehall.server.dictionaries import DictionaryPreparation
+from gamehall.server.host import HostConsole
 from gamehall.server.limits import ConnectionLimits
 from gamehall.server.listeners import bound_port, start_tcp
 from gamehall.server.metrics import ServerMetrics
@@ -60,6 +62,8 @@ from gamehall.store.sqlite import SqliteStore
 log = logging.getLogger("gamehall.server")
 
 SHUTDOWN_TEXT = "Game ended by server or administrator."
+WORDS_DICTIONARIES = ("english", "english-lp", "francais")
+"""The dictionaries of the word games' presets, prepared on the first start."""
 DRAIN_TIMEOUT_S = 2.0
 
 
@@ -126,6 +130,7 @@ class Server:
         self._stopped = False
         self._kdf_executor = ThreadPoolExecutor(KDF_WORKERS, thread_name_prefix="gamehall-kdf")
         """Runs offloaded password hashes (:meth:`TcpConnection.offload`)."""
+        self._preparation: asyncio.Task[list[str]] | None = None
 
     @property
     def hall(self) -> Hall:
@@ -170,6 +175,19 @@ class Server:
         # process: keep it out of every later full collection, whose pauses stall all tables.
         gc.collect()
         gc.freeze()
+        self._prepare_dictionaries(hall)
+
+    def _prepare_dictionaries(self, hall: Hall) -> None:
+        """First start: build the word games' dictionary caches in the background, with a
+        progress line and the browsers told (:mod:`gamehall.server.dictionaries`)."""
+        if "words" not in hall.game_types or not ({"jduplicate", WEB} & set(self.plan)):
+            return
+
+        def announce(state: dict[str, Any] | None) -> None:
+            hall.lobby.set_preparing(None if state is None else {**state, "games": ["words"]})
+
+        preparation = DictionaryPreparation(announce)
+        self._preparation = asyncio.create_task(preparation.run(list(WORDS_DICTIONARIES)))
 
     async def _start_tcp_listeners(self, hall: Hall, clock: LoopClock) -> None:
         for entry in GAMES:
@@ -221,6 +239,8 @@ class Server:
             metrics=self.metrics,
             tracker=self.tracker,
             executor=self._kdf_executor,
+            games=hall.game_types,
+            host=HostConsole(hall, self.metrics, self.tracker, self.config.operator_token),
         )
         self._web, port = await start_web(build_web_app(context), self.config.bind, self.plan[WEB])
         self.ports[WEB] = port
@@ -235,6 +255,8 @@ class Server:
             return
         self._stopped = True
         log.info("stopping: no new connections; closing rooms")
+        if self._preparation is not None and not self._preparation.done():
+            self._preparation.cancel()  # the worker thread finishes its list; nothing waits for it
         for server in self._tcp.values():
             server.close()
         if self._web is not None:

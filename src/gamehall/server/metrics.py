@@ -135,6 +135,11 @@ class Histogram(_Metric):
         self.count += 1
         self.sum += value
 
+    def snapshot(self) -> list[tuple[float, int]]:
+        """(upper bound, observations in that bucket) per bucket, for the host console's charts
+        (which take differences of two snapshots to get an interval's percentiles)."""
+        return list(zip(self.bounds, self._counts, strict=True))
+
     def _samples(self) -> Iterable[str]:
         cumulative = 0
         for bound, count in zip(self.bounds, self._counts, strict=True):

@@ -7,10 +7,20 @@ Routes:
 - ``GET /ws``: the web protocol (:mod:`gamehall.server.websocket`);
 - ``GET /metrics``: Prometheus text exposition (:class:`gamehall.server.metrics.ServerMetrics`);
 - ``GET /healthz``: ``{"status": "ok", "uptime_s", "rooms", "users", "connections"}``;
+- ``GET /room/{id}``, ``GET /replay/{id}``, ``GET /host``: pages of the browser client with
+  their own address (so a room's link can be shared): ``index.html``, ``replay.html`` and
+  ``host.html``, whatever the id (the page asks the API about it);
 - ``GET /api/rooms``: the open rooms, as the web protocol's lobby lists them;
+  ``GET /api/rooms?finished=1``: the recently finished games instead (``limit``, default 30),
+  newest first, with their results, for the lobby's "Recent games";
+- ``GET /api/rooms/{id}``: one room: ``{"live": true, "room": ...}`` while it is open,
+  ``{"live": false, "finished": ...}`` once it has finished, 404 otherwise;
 - ``GET /api/rooms/{id}/log``: a finished room's log from the store, for replays and audits.
   A running room's log is refused (409): its entries and seed would reveal hidden
-  information (hands, submissions) while the game is still on.
+  information (hands, submissions) while the game is still on;
+- ``GET /api/rooms/{id}/replay``: a finished room rebuilt step by step as a spectator saw it
+  (:mod:`gamehall.server.replay`), refused (409) while it runs;
+- ``/api/host/*``: the host console (:mod:`gamehall.server.host`), behind the operator token.
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ from __future__ import annotations
 import importlib.resources
 import logging
 import time
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,9 +39,11 @@ from aiohttp import web
 
 from gamehall.protocols._core import RoomInfo
 from gamehall.protocols.web.messages import room_json
-from gamehall.rules._core import JSON
+from gamehall.rules._core import JSON, GameType
+from gamehall.server.host import HostConsole
 from gamehall.server.limits import ConnectionLimits
 from gamehall.server.metrics import CONTENT_TYPE, ServerMetrics
+from gamehall.server.replay import ReplayCache, ReplayError
 from gamehall.server.tracker import ConnectionTracker
 from gamehall.server.websocket import WebDialogueFactory, serve_websocket
 from gamehall.store.base import RoomRecord
@@ -54,6 +67,8 @@ class RoomLogs(Protocol):
 
     def load_room(self, room_id: str) -> RoomRecord | None: ...
 
+    def recent_rooms(self, limit: int = 50, game: str | None = None) -> list[RoomRecord]: ...
+
 
 @dataclass(slots=True)
 class WebContext:
@@ -69,6 +84,11 @@ class WebContext:
     started: float = field(default_factory=time.monotonic)
     executor: Executor | None = None
     """Runs offloaded password hashes of browser connections (``None``: the loop's default)."""
+    games: Mapping[str, GameType] = field(default_factory=dict)
+    """The hosted games, for replays (a game not hosted here cannot be replayed here)."""
+    host: HostConsole | None = None
+    """The host console's API; without it ``/api/host/*`` is not routed (tests of other parts)."""
+    replays: ReplayCache = field(default_factory=ReplayCache)
 
 
 def default_static_dir() -> Path | None:
@@ -86,7 +106,14 @@ def build_web_app(context: WebContext) -> web.Application:
     app.router.add_get("/metrics", handlers.metrics)
     app.router.add_get("/healthz", handlers.healthz)
     app.router.add_get("/api/rooms", handlers.rooms)
+    app.router.add_get("/api/rooms/{room_id}", handlers.room)
     app.router.add_get("/api/rooms/{room_id}/log", handlers.room_log)
+    app.router.add_get("/api/rooms/{room_id}/replay", handlers.room_replay)
+    app.router.add_get("/room/{room_id}", handlers.page("index.html"))
+    app.router.add_get("/replay/{room_id}", handlers.page("replay.html"))
+    app.router.add_get("/host", handlers.page("host.html"))
+    if context.host is not None:
+        context.host.add_routes(app)
     app.router.add_get("/", handlers.static)
     app.router.add_get("/{path:.+}", handlers.static)
     return app
@@ -112,6 +139,29 @@ async def start_web(app: web.Application, host: str, port: int) -> tuple[web.App
 
 def _json(value: JSON, status: int = 200) -> web.Response:
     return web.Response(body=orjson.dumps(value), status=status, content_type="application/json")
+
+
+MAX_FINISHED_LISTED = 200
+
+
+def finished_json(record: RoomRecord) -> dict[str, JSON]:
+    """A finished room as "Recent games" lists it: who played, who won, and why it ended."""
+    result = record.result if isinstance(record.result, dict) else {}
+    names = result.get("names")
+    scores = result.get("scores")
+    winners = result.get("winners")
+    title = record.meta.get("title")
+    return {
+        "id": record.room_id,
+        "game": record.game,
+        "title": title if isinstance(title, str) else record.game,
+        "created_at": record.created_at,
+        "finished_at": record.finished_at,
+        "termination": result.get("termination"),
+        "names": names if isinstance(names, dict) else {},
+        "scores": scores if isinstance(scores, dict) else {},
+        "winners": winners if isinstance(winners, list) else [],
+    }
 
 
 def log_json(record: RoomRecord) -> dict[str, JSON]:
@@ -165,9 +215,66 @@ class _Handlers:
         )
 
     async def rooms(self, request: web.Request) -> web.Response:
-        game = request.query.get("game")
+        game = request.query.get("game") or None
+        if request.query.get("finished") in ("1", "true", "yes"):
+            try:
+                limit = max(1, min(int(request.query.get("limit", "30")), MAX_FINISHED_LISTED))
+            except ValueError:
+                return _json({"error": "bad_request", "reason": "limit must be a number."}, 400)
+            return _json(self._finished(limit, game))
         rooms: list[JSON] = [room_json(info) for info in self._context.hall.rooms(game)]
         return _json(rooms)
+
+    def _finished(self, limit: int, game: str | None) -> list[JSON]:
+        """Finished games, newest first (rooms abandoned before they started are left out)."""
+        listed: list[JSON] = []
+        for record in self._context.store.recent_rooms(limit=limit * 4 + 20, game=game):
+            if not record.finished or not isinstance(record.result, dict):
+                continue
+            if record.result.get("termination") == "abandoned":
+                continue
+            listed.append(finished_json(record))
+            if len(listed) >= limit:
+                break
+        return listed
+
+    async def room(self, request: web.Request) -> web.Response:
+        room_id = request.match_info["room_id"]
+        for info in self._context.hall.rooms(None):
+            if info.room_id == room_id:
+                return _json({"live": True, "room": room_json(info)})
+        record = self._context.store.load_room(room_id)
+        if record is None or not record.finished:
+            return _json({"error": "no_such_room", "reason": f"There is no room {room_id}."}, 404)
+        return _json({"live": False, "finished": finished_json(record)})
+
+    async def room_replay(self, request: web.Request) -> web.Response:
+        room_id = request.match_info["room_id"]
+        record = self._context.store.load_room(room_id)
+        if record is None:
+            return _json({"error": "no_such_room", "reason": f"There is no room {room_id}."}, 404)
+        if not record.finished:
+            reason = "The room is still running; its replay is published when it ends."
+            return _json({"error": "room_running", "reason": reason}, 409)
+        try:
+            replay = self._context.replays.get(record, self._context.games)
+        except ReplayError as exc:
+            log.warning("replay of %s failed: %s", room_id, exc)
+            return _json({"error": "no_replay", "reason": str(exc)}, 422)
+        response = _json(replay)
+        response.enable_compression()
+        return response
+
+    def page(self, name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+        """A page of the client served at an address of its own (``/room/ID`` ...)."""
+
+        async def serve(request: web.Request) -> web.StreamResponse:
+            base = self._context.static_dir
+            if base is None or not (base / name).is_file():
+                raise web.HTTPNotFound(text="The browser client is not installed.")
+            return web.FileResponse(base / name)
+
+        return serve
 
     async def room_log(self, request: web.Request) -> web.Response:
         room_id = request.match_info["room_id"]

@@ -17,6 +17,13 @@ import "./i18n-de.js";
 
 const STORAGE_NAME = "gamehall.name";
 const STORAGE_TOKEN = "gamehall.token";
+const STORAGE_WATCHING = "gamehall.watching"; // this tab's watched room, to watch again after a reload
+
+/** The room a /room/ID address names (a shared link), or null. */
+function roomFromPath() {
+  const match = /^\/room\/([^/]+)\/?$/.exec(location.pathname);
+  return match ? decodeURIComponent(match[1]) : null;
+}
 
 /** Everything the screens read. Screens never mutate it directly: they call `app` methods. */
 const state = {
@@ -27,7 +34,11 @@ const state = {
   welcomes: 0, // how often the server said "welcome" on this page (1 + reconnects)
   games: new Map(), // id -> {id, title, settings, actions}
   renderers: new Map(), // game id -> renderer module
-  lobby: [], // rooms as listed
+  lobby: [], // rooms as listed, kept up to date by the server's room_created/changed/closed
+  recent: [], // finished games (GET /api/rooms?finished=1), newest first
+  linked: roomFromPath(), // a room named by the page's address, not yet opened
+  loginError: null, // why the last login failed (shown on the name screen)
+  preparing: null, // {what, text} while the server prepares something (a dictionary)
   rooms: new Map(), // room id -> {id, info, seat, view, seq (last event seen), timers, log, ended}
   current: null, // room id shown, or null for the lobby
   hallLog: [], // private/broadcast chat and notices
@@ -36,9 +47,6 @@ const state = {
 
 let logCounter = 0;
 let toastTimer = 0;
-
-/** Events after which the room's seats or status changed (the room info is fetched again). */
-const SEAT_EVENTS = new Set(["SeatJoined", "SeatLeft", "SeatAway", "SeatBack", "SeatRenamed", "SpectatorsChanged", "GameStarted"]);
 
 const main = document.getElementById("main");
 const statusEl = document.getElementById("connection-status");
@@ -76,16 +84,20 @@ export const app = {
 
   login(name) {
     state.name = name;
+    state.loginError = null;
     localStorage.setItem(STORAGE_NAME, name);
     if (state.status === "open") hello();
     else if (state.status === "closed") conn.open();
   },
 
   logout() {
+    // "bye" releases our seats for good; without a stored token a reload shows the name
+    // screen instead of logging in again (the name stays filled in).
     conn.send({ t: "bye" });
     conn.stop();
     localStorage.removeItem(STORAGE_TOKEN);
     state.token = null;
+    state.lobby = [];
     state.welcomed = false;
     state.rooms.clear();
     state.current = null;
@@ -94,30 +106,44 @@ export const app = {
 
   openRoom(roomId) {
     state.current = roomId;
+    state.linked = null;
+    setAddress(`/room/${encodeURIComponent(roomId)}`);
     show("room");
   },
 
   toLobby() {
     for (const [id, room] of state.rooms) if (room.ended) state.rooms.delete(id);
     state.current = null;
+    setAddress("/");
     show("lobby");
-    app.refreshLobby();
   },
 
-  /** Ask for the room list; it also refreshes the seats and status of the rooms we are in. */
-  refreshLobby() {
+  /** The room list once, after login; from then on the server pushes every change. */
+  loadLobby() {
     conn.request({ t: "rooms" }).then((reply) => {
       state.lobby = reply.rooms;
-      let changed = false;
-      for (const info of reply.rooms) {
-        const room = state.rooms.get(info.id);
-        if (room && room.info && JSON.stringify(room.info) !== JSON.stringify(info)) {
-          room.info = info;
-          changed = changed || state.current === info.id;
-        }
-      }
-      if (state.screen === "lobby" || (state.screen === "room" && changed)) render();
+      for (const info of reply.rooms) roomInfoChanged(info);
+      if (state.screen === "lobby") render();
     }, () => {});
+  },
+
+  /** The finished games of "Recent games" (GET /api/rooms?finished=1). */
+  async loadRecent() {
+    try {
+      const response = await fetch("/api/rooms?finished=1&limit=15");
+      if (!response.ok) return;
+      state.recent = await response.json();
+      if (state.screen === "lobby") render();
+    } catch (err) {
+      console.warn("gamehall: recent games unavailable", err);
+    }
+  },
+
+  /** Forget a followed link (its banner's close button). */
+  dropLink() {
+    state.linked = null;
+    setAddress("/");
+    render();
   },
 
   renderer(gameId) {
@@ -140,6 +166,19 @@ export const app = {
   },
 };
 
+function setAddress(path) {
+  if (location.pathname !== path) history.pushState(null, "", path);
+}
+
+/** A room's lobby entry changed: the rooms we are in show it in their header too. */
+function roomInfoChanged(info) {
+  const room = state.rooms.get(info.id);
+  if (!room || !room.info || room.ended) return false;
+  if (JSON.stringify(room.info) === JSON.stringify(info)) return false;
+  room.info = info;
+  return true;
+}
+
 function socketUrl() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   return `${scheme}//${location.host}/ws`;
@@ -158,7 +197,8 @@ function hello() {
   conn.request({ t: "hello", v: PROTOCOL_VERSION, name: state.name, token: state.token }).catch((err) => {
     if (err.code === "closed") return;
     state.welcomed = false;
-    app.showError(err);
+    conn.stop(); // no automatic retry with a name the server refused
+    state.loginError = err.reason;
     show("login");
   });
 }
@@ -179,6 +219,9 @@ const HANDLERS = {
     localStorage.setItem(STORAGE_NAME, msg.name);
     localStorage.setItem(STORAGE_TOKEN, msg.token);
     state.games = new Map(msg.games.map((g) => [g.id, g]));
+    if (state.hallLog.length === 0) {
+      for (const line of msg.hall_chat || []) app.addLog(state.hallLog, chatLine(line));
+    }
     // After a dropped socket (not a reload) ask each room for the events we missed (chat,
     // notices); the views that follow "welcome" already bring the tables up to date.
     const missed = [...state.rooms.values()].filter((room) => !room.ended && room.seq > 0);
@@ -192,12 +235,40 @@ const HANDLERS = {
     await loadRenderers(msg.games.map((g) => g.id));
     if (state.screen === "login") show(state.current ? "room" : "lobby");
     else render();
-    app.refreshLobby();
+    app.loadLobby();
+    app.loadRecent();
+    followLink();
   },
 
   rooms(msg) {
     state.lobby = msg.rooms;
     if (state.screen === "lobby") render();
+  },
+
+  room_created(msg) { lobbyUpsert(msg.room); },
+  room_changed(msg) { lobbyUpsert(msg.room); },
+
+  room_closed(msg) {
+    state.lobby = state.lobby.filter((r) => r.id !== msg.room);
+    if (msg.finished) app.loadRecent();
+    if (state.screen === "lobby") render();
+  },
+
+  invited(msg) {
+    // someone asks us to their table: a line in the hall chat with a link, and a toast
+    const info = msg.room;
+    app.addLog(state.hallLog, { kind: "notice", text: `${msg.by} invites you to ${info.title} (${info.id}): open /room/${info.id} or find it in the lobby.` });
+    roomLogChanged(app);
+    const link = h("a", { href: `/room/${encodeURIComponent(info.id)}`, testid: "invitation-link", text: `Go to ${info.title}` });
+    replace(toastEl, h("span", { text: `${msg.by} invites you to ${info.title}. ` }), link);
+    toastEl.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { toastEl.hidden = true; }, 15000);
+  },
+
+  preparing(msg) {
+    state.preparing = msg.done ? null : { what: msg.what, text: msg.text };
+    showPreparing();
   },
 
   joined(msg) { entered(msg); },
@@ -224,7 +295,6 @@ const HANDLERS = {
       app.addLog(room.log, line);
       if (state.current === msg.room) roomLogChanged(app);
     }
-    if (SEAT_EVENTS.has(ev.type)) app.refreshLobby();
     if (renderer && renderer.onEvent) renderer.onEvent(app, room, ev);
   },
 
@@ -256,18 +326,78 @@ const HANDLERS = {
 
   bye(msg) {
     state.welcomed = false;
-    if (msg.reason === "replaced") {
+    if (msg.reason === "kicked") {
+      conn.stop();
+      state.rooms.clear();
+      state.current = null;
+      state.loginError = msg.text || "The host removed you from the hall.";
+      show("login");
+    } else if (msg.reason === "replaced") {
       conn.stop();
       app.showError({ reason: "You logged in from another tab or device; this one is disconnected." });
     }
   },
 };
 
+function lobbyUpsert(info) {
+  const at = state.lobby.findIndex((r) => r.id === info.id);
+  if (at >= 0) state.lobby[at] = info;
+  else state.lobby.push(info);
+  const changed = roomInfoChanged(info);
+  if (state.screen === "lobby" || (state.screen === "room" && changed && state.current === info.id)) render();
+}
+
+/** A page opened at /room/ID: open the room if we are in it; else offer to join or watch it
+ * (a finished room's address leads to its replay). */
+async function followLink() {
+  const roomId = state.linked;
+  if (!roomId) return;
+  const mine = state.rooms.get(roomId);
+  if (mine && mine.info && !mine.ended) { app.openRoom(roomId); return; }
+  try {
+    const response = await fetch(`/api/rooms/${encodeURIComponent(roomId)}`);
+    const body = await response.json();
+    if (response.ok && !body.live) { location.assign(`/replay/${encodeURIComponent(roomId)}`); return; }
+    if (response.ok && sessionStorage.getItem(STORAGE_WATCHING) === roomId && !body.room.password) {
+      // this tab was watching the room before the reload (a watcher's chair is not held)
+      if (await app.run({ t: "spectate", room: roomId })) return;
+    }
+    if (!response.ok) {
+      state.linked = null;
+      setAddress("/");
+      app.showError({ reason: `There is no room ${roomId}.` });
+    }
+  } catch (err) {
+    console.warn("gamehall: cannot look up", roomId, err);
+  }
+  if (state.screen === "lobby") render();
+}
+
+function chatLine(line) {
+  if (line.kind === "notice") return { kind: "notice", text: line.text };
+  return { kind: line.kind, sender: line.sender, text: line.text };
+}
+
+function showPreparing() {
+  let el = document.getElementById("preparing");
+  if (!state.preparing) { if (el) el.remove(); return; }
+  if (!el) {
+    el = h("p", { id: "preparing", class: "banner", role: "status", testid: "preparing" });
+    main.before(el);
+  }
+  el.textContent = state.preparing.text;
+}
+
 function entered(msg) {
+  if (msg.t === "spectating") sessionStorage.setItem(STORAGE_WATCHING, msg.room.id);
   const room = app.room(msg.room.id);
   room.info = msg.room;
   room.seat = msg.seat;
   room.ended = null;
+  if (room.log.length === 0) {
+    // the room's recent chat (joining, or a reload): shown once, before anything new
+    for (const line of msg.chat || []) app.addLog(room.log, chatLine(line));
+  }
   if (state.current === null || state.screen !== "room") app.openRoom(msg.room.id);
   else render();
 }
@@ -326,15 +456,20 @@ function render() {
 // ------------------------------------------------------------------------------ boot
 
 setInterval(tickCountdowns, 250);
-setInterval(() => { if (state.welcomed && state.screen !== "login") app.refreshLobby(); }, 4000);
 document.getElementById("logout").addEventListener("click", () => app.logout());
+window.addEventListener("popstate", () => {
+  // the browser's Back/Forward between the lobby and a room we are in
+  const roomId = roomFromPath();
+  if (roomId && state.rooms.has(roomId)) { state.current = roomId; show("room"); }
+  else if (!roomId && state.screen === "room") { state.current = null; show("lobby"); }
+});
 document.getElementById("logout").before(languagePicker());
 translateStatic();
 window.addEventListener("gamehall:lang", () => {
   statusEl.textContent = t({ connecting: "Connecting…", open: "Connected", closed: "Disconnected" }[state.status] || "Not connected");
   if (state.screen !== "login" || !state.name) render();
 });
-if (state.name) {
+if (state.name && state.token) { // a stored session: resume it (after "Log out" there is none)
   replace(main, h("p", { class: "muted", text: "Connecting…" }));
   conn.open();
 } else {

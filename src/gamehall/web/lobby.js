@@ -1,15 +1,20 @@
-// The lobby: every room of every game, the "create a room" form built from the game's
-// settings schema (sent in "welcome"), the rooms we are in, and hall-wide chat.
+// The lobby: every room of every game (kept live by the server's room_created / changed /
+// closed messages), the "create a room" form built from the game's settings schema (sent in
+// "welcome", grouped as the schema groups them), the rooms we are in, the recent finished
+// games with their replays, and hall-wide chat.
 
 import { choiceLabel } from "./labels.js";
 import { h, replace } from "./ui.js";
-import { chatPanel } from "./room.js";
+import { chatPanel, roomLink } from "./room.js";
+import { scoreLine, terminationText, winnersLine } from "./replay-text.js";
 
 let root = null; // the lobby's DOM, kept between refreshes so the form keeps its input
 let roomsBody = null;
 let mineEl = null;
 let settingsBox = null;
 let gameSelect = null;
+let recentEl = null;
+let linkedEl = null;
 
 export function renderLobby(app, main) {
   if (!root || root.parentNode !== main) {
@@ -18,11 +23,15 @@ export function renderLobby(app, main) {
   }
   fillRooms(app);
   fillMine(app);
+  fillRecent(app);
+  fillLinked(app);
 }
 
 function build(app) {
   roomsBody = h("tbody", { testid: "room-list" });
   mineEl = h("div", { class: "mine", testid: "my-rooms" });
+  recentEl = h("ol", { class: "recent", testid: "recent-games" });
+  linkedEl = h("div", { testid: "linked-room" });
   const table = h("table", { class: "rooms" },
     h("caption", { class: "sr-only", text: "Rooms" }),
     h("thead", {}, h("tr", {},
@@ -30,12 +39,16 @@ function build(app) {
     roomsBody,
   );
   return h("div", { class: "lobby" },
+    linkedEl,
     h("section", { class: "card rooms-card", "aria-labelledby": "rooms-heading" },
       h("div", { class: "row spread" },
         h("h2", { id: "rooms-heading", text: "Rooms" }),
-        h("button", { type: "button", testid: "refresh-rooms", onclick: () => app.refreshLobby(), text: "Refresh" })),
+        h("span", { class: "muted fine", text: "Updated as it happens" })),
       mineEl,
       h("div", { class: "table-scroll" }, table)),
+    h("section", { class: "card recent-card", "aria-labelledby": "recent-heading" },
+      h("h2", { id: "recent-heading", text: "Recent games" }),
+      recentEl),
     h("section", { class: "card create-card", "aria-labelledby": "create-heading" },
       h("h2", { id: "create-heading", text: "Create a room" }),
       createForm(app)),
@@ -81,7 +94,8 @@ function roomRow(app, room) {
     h("td", { text: game ? game.title : room.game }),
     h("td", {},
       room.password ? lockIcon() : null,
-      h("span", { class: "room-title", text: room.title })),
+      h("span", { class: "room-title", text: room.title }), " ",
+      roomLink(room.id)),
     h("td", { title: room.seats.map((s) => s.name).join(", "), dataset: { label: "Seats" }, text: `${room.seats.length}/${room.max_seats}` }),
     h("td", {}, h("span", { class: `status status-${room.status}`, text: statusText })),
     h("td", { dataset: { label: "Watching" }, text: String(room.spectators.length) }),
@@ -93,6 +107,46 @@ function roomRow(app, room) {
             h("button", { type: "button", class: "small", testid: "spectate-room", onclick: () => ask("spectate"), text: "Watch" }),
           ]),
   );
+}
+
+function fillRecent(app) {
+  const recent = app.state.recent;
+  if (recent.length === 0) {
+    replace(recentEl, h("li", { class: "muted", text: "No finished games yet." }));
+    return;
+  }
+  replace(recentEl, recent.map((game) => {
+    const kind = app.state.games.get(game.game);
+    const when = game.finished_at ? new Date(game.finished_at * 1000).toLocaleString() : "";
+    const played = game.termination !== "closed_by_host" && game.termination !== "aborted";
+    return h("li", { testid: "recent-game", dataset: { room: game.id } },
+      h("a", { href: `/replay/${encodeURIComponent(game.id)}`, testid: "replay-link", text: `${game.title}` }),
+      h("span", { class: "muted", text: ` ${kind ? kind.title : game.game} · ` }),
+      h("code", { class: "room-id", text: game.id }),
+      h("span", { class: "muted", text: when ? ` · ${when}` : "" }),
+      h("div", { class: "fine", text: played ? `${winnersLine(game)} ${scoreLine(game)}` : terminationText(game.termination) }));
+  }));
+}
+
+/** A room named by the page's address (/room/ID) that we are not in yet: join or watch it. */
+function fillLinked(app) {
+  const roomId = app.state.linked;
+  const room = roomId ? app.state.lobby.find((r) => r.id === roomId) : null;
+  if (!room) { replace(linkedEl); return; }
+  const ask = async (t) => {
+    let password = null;
+    if (room.password) {
+      password = window.prompt(`Password for ${room.title}`);
+      if (password === null) return;
+    }
+    await app.run({ t, room: room.id, password });
+  };
+  const full = room.seats.length >= room.max_seats;
+  replace(linkedEl, h("section", { class: "card banner linked", role: "status" },
+    h("span", {}, "You followed a link to ", h("b", { text: room.title }), " ", roomLink(room.id), ` (${room.seats.map((s) => s.name).join(", ") || "nobody seated yet"}). `),
+    h("button", { type: "button", class: "primary small", testid: "linked-join", disabled: full || room.status !== "waiting", onclick: () => ask("join"), text: "Join" }),
+    h("button", { type: "button", class: "small", testid: "linked-watch", onclick: () => ask("spectate"), text: "Watch" }),
+    h("button", { type: "button", class: "link small", "aria-label": "Dismiss", onclick: () => app.dropLink(), text: "×" })));
 }
 
 function createForm(app) {
@@ -121,16 +175,34 @@ function createForm(app) {
   return form;
 }
 
-/** One input per setting of the selected game, from its schema. */
+/** One input per setting a player chooses, grouped as the game's schema groups them. */
 function fillSettings(app) {
   const game = app.state.games.get(gameSelect.value);
   if (!game) { replace(settingsBox); return; }
-  replace(settingsBox, h("legend", { text: `${game.title} settings` }), game.settings.map(settingField));
+  const groups = new Map();
+  for (const s of game.settings) {
+    const group = s.group || "More";
+    if (!groups.has(group)) groups.set(group, []);
+    groups.get(group).push(s);
+  }
+  replace(settingsBox, h("legend", { text: `${game.title} settings` }),
+    [...groups].map(([group, settings]) => h("fieldset", { class: "setting-group", testid: "setting-group", dataset: { group } },
+      h("legend", { text: group }), settings.map(settingField))));
+}
+
+/** A choice in words: the browser's own (translated) labels first (labels.js), then the
+ * schema's `choice_labels`, else the value made readable. */
+function optionLabel(s, value) {
+  const translated = choiceLabel(gameSelect.value, s.name, value);
+  if (translated !== String(value)) return translated;
+  const labels = s.choice_labels || {};
+  if (Object.hasOwn(labels, value)) return labels[value];
+  return value === "" ? "(default)" : String(value).replaceAll("_", " ");
 }
 
 function settingField(s) {
   const id = `setting-${s.name}`;
-  const label = h("label", { for: id, text: s.name.replaceAll("_", " ") });
+  const label = h("label", { for: id, text: s.label || s.name.replaceAll("_", " ") });
   const common = { id, name: s.name, dataset: { kind: s.kind, setting: s.name }, title: s.help || null };
   let input;
   if (s.kind === "bool") {
@@ -138,9 +210,17 @@ function settingField(s) {
     return h("div", { class: "field check" }, input, label, help(s));
   }
   if (s.kind === "choice") {
-    input = h("select", common, s.choices.map((c) => h("option", { value: c, selected: c === s.default, text: choiceLabel(gameSelect.value, s.name, c) })));
+    input = h("select", common, s.choices.map((c) => h("option", { value: c, selected: c === s.default, text: optionLabel(s, c) })));
   } else if (s.kind === "int" || s.kind === "float") {
     input = h("input", { ...common, type: "number", value: String(s.default), min: s.low ?? null, max: s.high ?? null, step: s.kind === "int" ? "1" : "any", required: true });
+  } else if (s.kind === "list" && s.choices.length) {
+    // a set of options: one box each (the whole group is the setting)
+    const chosen = new Set(s.default || []);
+    return h("fieldset", { class: "field options", id, dataset: { kind: "options", setting: s.name } },
+      h("legend", { text: s.label || s.name }),
+      s.choices.map((c) => h("label", { class: "option" },
+        h("input", { type: "checkbox", value: c, checked: chosen.has(c), dataset: { option: c } }), ` ${optionLabel(s, c)}`)),
+      help(s));
   } else if (s.kind === "list") {
     input = h("input", { ...common, type: "text", value: (s.default || []).join(", ") });
   } else {
@@ -162,6 +242,7 @@ function readSettings(app) {
     if (!input) continue;
     let value;
     if (s.kind === "bool") value = input.checked;
+    else if (input.dataset.kind === "options") value = [...input.querySelectorAll("input[data-option]:checked")].map((box) => box.value);
     else if (s.kind === "int" || s.kind === "float") {
       if (!input.reportValidity()) return null;
       value = Number(input.value);

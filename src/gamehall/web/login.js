@@ -18,6 +18,7 @@ export function renderLogin(app) {
   },
     h("h2", { text: "Welcome to the game hall" }),
     h("p", { class: "muted", text: "Pick a name to play under. Letters, digits and _ work everywhere (legacy clients are stricter than the browser)." }),
+    app.state.loginError ? h("p", { class: "banner error", role: "alert", testid: "login-error", text: app.state.loginError }) : null,
     h("label", { for: "name-input", text: "Your name" }),
     input,
     h("button", { type: "submit", class: "primary", testid: "login-button", text: "Enter the hall" }),

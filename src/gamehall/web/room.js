@@ -7,6 +7,15 @@ import { lang, t } from "./i18n.js";
 let current = null; // {roomId, root, header, table} — kept while the same room is shown
 let panels = []; // live chat panels: {roomId, logEl}
 
+/** The server's longest chat line (hall CHAT_MAX): the box takes as much, and says so. */
+export const CHAT_MAX = 1000;
+
+/** A room's id as a link to its own page (/room/ID): what a host passes to `gamehall replay`,
+ * and what a player shares. */
+export function roomLink(roomId) {
+  return h("a", { class: "room-id", href: `/room/${encodeURIComponent(roomId)}`, testid: "room-link", title: "This room's own address: share it", text: roomId });
+}
+
 export function renderRoom(app, main) {
   const roomId = app.state.current;
   const room = app.state.rooms.get(roomId);
@@ -47,7 +56,8 @@ function fillHeader(app, room) {
       h("div", {},
         h("button", { type: "button", class: "small", testid: "back-to-lobby", onclick: () => app.toLobby(), text: t("← Lobby") }),
         h("h2", { class: "inline" }, info ? info.title : room.id),
-        h("span", { class: "muted" }, game ? ` ${game.title}` : ""),
+        h("span", { class: "muted" }, game ? ` ${game.title} ` : " "),
+        roomLink(room.id),
         room.seat === null && !room.ended ? h("span", { class: "badge", testid: "spectating", text: t("watching") }) : null),
       h("div", { class: "controls" },
         waiting ? h("button", { type: "button", class: "primary", testid: "start-game", onclick: () => run({ t: "start" }), text: t("Start game") }) : null,
@@ -56,6 +66,7 @@ function fillHeader(app, room) {
         room.ended
           ? h("button", { type: "button", class: "primary", testid: "leave-room", onclick: () => app.toLobby(), text: t("Back to lobby") })
           : h("button", { type: "button", testid: "leave-room", onclick: () => leave(app, room, run), text: room.seat === null ? t("Stop watching") : t("Leave") }))),
+    waiting && freeSeats > 0 ? inviteForm(app, room.id) : null,
     info ? h("ul", { class: "seat-chips", "aria-label": "Seats" }, seatList,
       info.spectators.length ? h("li", { class: "muted", text: t("watching: {names}", { names: info.spectators.join(", ") }) }) : null) : null,
     room.timers.length && !(info && app.renderer(info.game).showsTimers) ? h("p", { class: "timers", testid: "timers" },
@@ -63,6 +74,25 @@ function fillHeader(app, room) {
     leaveQuestion(app, room, run),
     room.ended ? h("p", { class: "banner", role: "status", testid: "room-ended", text: room.ended.reason === "game_over" ? t("This game is over.") : t("This room has ended.") }) : null,
   );
+}
+
+/** Invite a player by name: anyone online whose protocol carries invitations (the browser,
+ * cg clients for Doppelkopf), who then joins in their own client. */
+function inviteForm(app, roomId) {
+  const name = h("input", { type: "text", maxlength: 32, required: true, placeholder: t("name"), "aria-label": t("Invite a player by name"), testid: "invite-name" });
+  return h("form", {
+    class: "row invite", testid: "invite-form",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      const who = name.value.trim();
+      if (!who) return;
+      if (await app.run({ t: "invite", room: roomId, name: who })) {
+        name.value = "";
+        app.addLog(app.room(roomId).log, { kind: "system", text: t("{name} has been invited.", { name: who }) });
+        roomLogChanged(app);
+      }
+    },
+  }, h("span", { class: "muted fine", text: t("Invite a player:") }), name, h("button", { type: "submit", class: "small", testid: "invite-send", text: t("Invite") }));
 }
 
 /** Leaving a seat of a running game cannot be undone: ask first, in the header (watching or
@@ -114,7 +144,14 @@ export function chatPanel(app, roomId) {
     h("option", { value: "broadcast", text: "Everyone" }),
     h("option", { value: "private", text: "Private…" }));
   const to = h("input", { type: "text", placeholder: "name", "aria-label": "Private message to", maxlength: 32, hidden: true, testid: "chat-to", class: "to" });
-  const text = h("input", { type: "text", placeholder: "Say something", "aria-label": "Message", maxlength: 500, required: true, testid: "chat-input" });
+  const left = h("small", { class: "muted chat-left", testid: "chat-left", "aria-live": "polite" });
+  const text = h("input", {
+    type: "text", placeholder: "Say something", "aria-label": "Message", maxlength: CHAT_MAX, required: true, testid: "chat-input",
+    oninput: () => {
+      const remaining = CHAT_MAX - text.value.length;
+      left.textContent = remaining <= 100 ? `${remaining} characters left` : "";
+    },
+  });
   const form = h("form", {
     class: "chat-form",
     onsubmit: async (e) => {
@@ -132,9 +169,9 @@ export function chatPanel(app, roomId) {
         if (!target) { to.focus(); return; }
         msg = { t: "whisper", to: target, text: line };
       }
-      if (await app.run(msg)) text.value = "";
+      if (await app.run(msg)) { text.value = ""; left.textContent = ""; }
     },
-  }, scope, to, text, h("button", { type: "submit", testid: "chat-send", text: "Send" }));
+  }, scope, to, text, h("button", { type: "submit", testid: "chat-send", text: "Send" }), left);
   panels = panels.filter((p) => p.logEl.isConnected);
   panels.push({ roomId, logEl });
   fillLog(app, roomId, logEl);

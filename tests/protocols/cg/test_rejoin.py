@@ -3,6 +3,9 @@ the resync sequence ending in the pending turn, with hand values to the owner on
 
 from __future__ import annotations
 
+from gamehall.hall import Hall
+from gamehall.rules.doppelkopf import GAME_TYPE
+
 from .cg_support import CgHarness, ScriptedPlayer, play_until_end, start_vs_bots
 
 
@@ -74,3 +77,57 @@ def test_a_seat_dropped_until_the_game_ended_is_gone_from_the_lobby_and_logs_in_
     again.send("cg:auth", username="bobby", pwd="secret")
     assert [p.name for p in again.take()][-2:] == ["cg:status.user", "cg:auth"]
     assert again.dialogue.state == "active"
+
+
+def _restart(harness: CgHarness) -> None:
+    """A new hall on the same store, its rooms rebuilt from their logs: the cg directory (in
+    memory, per hall) starts empty, as after a real restart."""
+    old = harness.hall
+    harness.hall = Hall(
+        games={"doppelkopf": GAME_TYPE},
+        store=old.store,
+        clock=harness.clock,
+        defaults={"doppelkopf": dict(old.game_defaults("doppelkopf"))},
+    )
+    assert harness.hall.restore() == 1
+
+
+def test_after_a_restart_the_same_account_rejoins_its_running_game() -> None:
+    """Note §5.2: the lobby a rejoin needs comes back from the store (docs/recovery.md)."""
+    harness = CgHarness(seed=5)
+    alice = start_vs_bots(harness)
+    alice.send("cg:game.dk.announce", type="ready")
+    harness.run(2.0)
+    _restart(harness)
+    again = harness.connect("Alice")
+    again.handshake()
+    again.take()
+    again.send("cg:auth", username="alice", pwd="secret")
+    packets = again.take()
+    names = [p.name for p in packets]
+    assert names[:9] == [
+        "cg:status.user",
+        "cg:auth",
+        "cg:lobby.join",
+        *["cg:status.user"] * 4,
+        "cg:lobby.change",
+        "cg:game.start",
+    ]
+    uuid = packets[1].body["uuid"]
+    assert uuid == alice.uuid  # the same account: the lobby knew it by its uuid
+    change = packets[7].body
+    assert change["user_order"][0] == uuid and len(change["user_order"]) == 4
+    mine = [p.body for p in packets if p.name == "cg:game.dk.card.transfer" and p.body["to_slot"] == "hand0"]
+    assert len(mine) == 12 and all(t["card_value"] for t in mine)
+
+
+def test_after_a_restart_another_account_gets_no_seat_of_that_game() -> None:
+    harness = CgHarness(seed=5)
+    alice = start_vs_bots(harness)
+    alice.send("cg:game.dk.announce", type="ready")
+    harness.run(2.0)
+    _restart(harness)
+    mallory = harness.connect("Mallory")
+    mallory.register()
+    assert "cg:lobby.join" not in [p.name for p in mallory.take()]
+    assert 0 in harness.hall.rooms("doppelkopf")[0].away  # alice's seat is still hers, held

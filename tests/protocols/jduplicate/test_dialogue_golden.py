@@ -87,6 +87,7 @@ BOGGLE_SCRIPT: list[tuple[str, str]] = [
     ("ams", "KICKREQUEST|luc#Because i want to :)"),
     ("luc", "JOINGAMEREQUEST|Boggle night"),
     ("jim", "EOF"),
+    ("@", "60"),
 ]
 
 
@@ -150,11 +151,12 @@ def test_the_boggle_transcript_names_the_notes_examples() -> None:
     assert "ams< WAITINGFORSTARTTURN|2" in recorded
     assert "luc< KICK|luc#ams#Because i want to :)" in recorded
     assert "luc< ERROR|40007#Boggle night" in recorded
-    lost = recorded.index("jim> EOF")
-    assert recorded[lost + 1 : lost + 4] == [
+    lost = recorded.index("jim> EOF")  # a dropped player's seat is held for the grace (60 s)
+    assert recorded[lost + 1 : lost + 3] == ["ams< USERDISCONNECTED|jim#", "luc< USERDISCONNECTED|jim#"]
+    grace_over = recorded.index("@ 60", lost)
+    assert recorded[grace_over + 2 : grace_over + 4] == [
         "ams< PLAYERLEFT|jim#",
-        "ams< GAMEINFOS|Boggle night#ams#60#60#boggle##4#INGAME#2#english-lp#ams&",
-        "ams< USERDISCONNECTED|jim#",
+        "ams< GAMEINFOS|Boggle night#ams#60#5#boggle##4#INGAME#2#english-lp#ams&",
     ]
 
 

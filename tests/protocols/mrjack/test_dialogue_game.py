@@ -378,6 +378,10 @@ def test_with_a_rejoin_grace_the_same_nick_gets_its_seat_and_the_game_back() -> 
     assert back.take() == [
         "ok('Bitte einen Nick eingeben mit nick(Nick)').",
         "ok('Du heißt jetzt: det').",
+        "ok('Du kannst dich mit init(mrjack) oder init(detektiv) an einem Spiel beteiligen').",
+    ]
+    back.send("init(mrjack).")  # any player role: the held seat is the nick's, as detektiv
+    assert back.take() == [
         "ok('Du bist detektiv').",
         "beginn(spiel,detektiv).",
         "beginn(runde).",

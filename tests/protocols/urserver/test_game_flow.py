@@ -350,3 +350,33 @@ def test_aggression_in_phase_five() -> None:
     ]
     x, y = own.feld
     assert lines[4:7] == [f"NAEHRSTOFF {c} 2 {x} {y}" for c in range(3)]
+
+
+def test_a_dropped_player_retakes_its_seat_by_name_within_the_grace() -> None:
+    """Note 5.1, "Rejoin -- Decision (ours), 2026-12" (docs/recovery.md)."""
+    t = Table(3)
+    waiting = t.advance_to("ZUG_BEWEGEN", round_number=1)
+    gone = t.others(waiting)[0]
+    colour = seat_of(gone)
+    gone.hang_up()
+    assert waiting.take()[0] == f"SPIELERIN_ABGEMELDET {colour}"
+    stranger = t.harness.connect("zoe")
+    assert stranger.ask("TEILNEHMEN soup1", "PASSWORT x", "NAME zoe") == [fehler_line(28)]
+    back = t.harness.join(gone.name)
+    lines = back.take()
+    assert lines[0] == f"SPIELERIN_AKZEPTIERT {colour} {gone.name}"
+    assert lines[1].startswith("STATUS ") and "SPIELFELD" in [line.split()[0] for line in lines]
+    assert waiting.take() == [f"SPIELERIN_ANGEMELDET {colour} {gone.name}"]
+    autoplay(t.harness, [c for c in t.clients if c is not gone] + [back])
+    assert t.engine.finished
+    assert any(line.startswith("ZUG_") for line in back.lines())  # it plays on from here
+
+
+def test_a_seat_not_retaken_within_the_grace_is_played_with_defaults_and_is_gone() -> None:
+    t = Table(3)
+    waiting = t.advance_to("ZUG_BEWEGEN", round_number=1)
+    gone = t.others(waiting)[0]
+    gone.hang_up()
+    t.harness.advance(61)
+    late = t.harness.connect(gone.name)
+    assert late.ask("TEILNEHMEN soup1") == [fehler_line(28)]  # no held seat left: a running game

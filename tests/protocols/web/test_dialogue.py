@@ -204,17 +204,24 @@ TALLY = GameType(
 # --------------------------------------------------------------------------------------------
 
 
+LOBBY_PUSHES = ("room_created", "room_changed", "room_closed")
+
+
 class Browser:
-    """One WebSocket connection: what was sent to it, whether it was closed."""
+    """One WebSocket connection: what was sent to it, whether it was closed. The pushed lobby
+    (``room_*`` messages, which follow on the next clock tick) is kept apart in ``lobby``, so
+    the room conversations below read as the protocol's room traffic alone."""
 
     def __init__(self, hall: Hall, clock: FakeClock) -> None:
         self.sent: list[dict[str, Any]] = []
+        self.lobby: list[dict[str, Any]] = []
         self.closed = False
         self.token = ""
         self.dialogue = WebDialogue(hall, self._receive, self._close, clock)
 
     def _receive(self, text: str) -> None:
-        self.sent.append(orjson.loads(text))
+        message = orjson.loads(text)
+        (self.lobby if message["t"] in LOBBY_PUSHES else self.sent).append(message)
 
     def _close(self) -> None:
         self.closed = True
@@ -294,6 +301,9 @@ def test_hello_gets_welcome_with_token_and_every_game_with_its_settings_form(
     assert settings["target"]["default"] == 6  # the hall's default, not the schema's 5
     assert settings["playermax"] == {
         "name": "playermax",
+        "label": "Playermax",  # no label given: the name, readable
+        "group": "More",
+        "choice_labels": {},
         "default": 3,
         "kind": "int",
         "low": 2,
@@ -305,12 +315,12 @@ def test_hello_gets_welcome_with_token_and_every_game_with_its_settings_form(
 
 def test_wrong_version_is_refused_and_the_socket_stays_open(hall: Hall, clock: FakeClock) -> None:
     b = browser(hall, clock)
-    [error] = b.send(t="hello", v=2, name="ann", id=1)
+    [error] = b.send(t="hello", v=3, name="ann", id=1)
     assert error == {
         "t": "error",
         "code": "unsupported_version",
         "ref": 1,
-        "reason": "This server speaks version 1 of the web protocol, not 2.",
+        "reason": "This server speaks version 2 of the web protocol, not 3.",
     }
     assert not b.closed
     b.hello("ann")

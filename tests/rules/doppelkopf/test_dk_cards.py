@@ -7,6 +7,7 @@ import pytest
 from gamehall.rules._core import Rng
 from gamehall.rules.doppelkopf.cards import (
     SOLO_ORDER,
+    card_id_key,
     deal,
     deal_steps,
     deck_values,
@@ -47,13 +48,49 @@ def test_joker_replaces_a_diamond_nine_or_king() -> None:
     assert deck_values("without", "over_pigs").count("dk") == 1
 
 
+KEY = card_id_key(7)
+
+
 def test_deal_gives_each_seat_its_share_with_fresh_hex_ids() -> None:
-    dealt = deal(Rng(7), "with_all", "None")
+    dealt = deal(Rng(7), "with_all", "None", id_key=KEY, deal_no=1)
     assert [len(h) for h in dealt.hands] == [12, 12, 12, 12]
     assert all(len(c) == 32 and int(c, 16) >= 0 for c in dealt.values)
-    again = deal(Rng(7), "with_all", "None")
+    again = deal(Rng(7), "with_all", "None", id_key=KEY, deal_no=1)
     assert again == dealt
-    assert deal(Rng(8), "with_all", "None").values != dealt.values
+    assert deal(Rng(8), "with_all", "None", id_key=KEY, deal_no=1).values != dealt.values
+    next_deal = deal(Rng(7), "with_all", "None", id_key=KEY, deal_no=2)
+    assert not set(next_deal.values) & set(dealt.values)  # fresh ids every deal
+
+
+def test_card_ids_say_nothing_about_the_shuffle() -> None:
+    # Issue 10 item 7: ids are keyed hashes of (deal, position), not draws from the shuffling
+    # generator. Two different shuffles under the same key give the same id sequence: the ids
+    # are independent of which card lies where, so seeing them tells nothing about the deck.
+    first = deal(Rng(1), "with_all", "None", id_key=KEY, deal_no=3)
+    second = deal(Rng(2), "with_all", "None", id_key=KEY, deal_no=3)
+    assert first.stack == second.stack
+    assert [first.values[c] for c in first.stack] != [second.values[c] for c in second.stack]
+    # Across many deals, an id's rank among its deal's ids does not follow the card's value
+    # or stack position: the rank correlation over 200 deals stays near zero.
+    from statistics import correlation
+
+    ranks, positions, value_index = [], [], []
+    order = sorted(set(deck_values("with_all", "None")))
+    for deal_no in range(200):
+        dealt = deal(Rng(deal_no), "with_all", "None", id_key=KEY, deal_no=deal_no)
+        by_rank = {c: i for i, c in enumerate(sorted(dealt.stack))}
+        for position, c in enumerate(dealt.stack):
+            ranks.append(by_rank[c])
+            positions.append(position)
+            value_index.append(order.index(dealt.values[c]))
+    assert abs(correlation(ranks, positions)) < 0.05
+    assert abs(correlation(ranks, value_index)) < 0.05
+
+
+def test_card_ids_depend_on_the_secret_key() -> None:
+    one = deal(Rng(1), "with_all", "None", id_key=card_id_key(1), deal_no=1)
+    other = deal(Rng(1), "with_all", "None", id_key=card_id_key(2), deal_no=1)
+    assert not set(one.stack) & set(other.stack)
 
 
 def test_normal_trump_order() -> None:
@@ -156,3 +193,18 @@ def test_pig_and_superpig_values() -> None:
     assert normal.superpig_value("with_four") == "dk"
     assert ranking_for("solo_hearts", heart10=True, shift_h10=False, joker="None").pig_value() == "ha"
     assert ranking_for("solo_queen", heart10=True, shift_h10=False, joker="None").pig_value() is None
+
+
+def test_card_ids_replay_exactly_and_the_key_is_never_shown() -> None:
+    from dk_helpers import full_table
+
+    from gamehall.rules.doppelkopf.engine import DoppelkopfTable
+
+    table, _ = full_table(seed=123456789)
+    again, _ = full_table(seed=123456789)
+    assert table.round.values == again.round.values and table.round.hands == again.round.hands
+    restored = DoppelkopfTable.from_json(table.to_json())
+    assert restored.round.values == table.round.values
+    for seat in (None, 0, 1, 2, 3):
+        shown = repr(table.view(seat))
+        assert "123456789" not in shown and card_id_key(123456789).hex() not in shown

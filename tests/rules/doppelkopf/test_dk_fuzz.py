@@ -95,3 +95,34 @@ def test_random_inputs_never_break_the_table(seed: int) -> None:
         except RuleError:
             assert table.s == before
         assert cards_in_play(table) == len(table.round.values)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_refused_trick_moves_change_nothing(seed: int) -> None:
+    """Cards, announcements and pig calls run without a rollback copy (checked first): at every
+    step of random games, every refused one of them leaves the state exactly as it was."""
+    rng = random.Random(seed)
+    config = [{}, {"misplay": "penalize"}, {"pigs": "two_on_play", "superpigs": "on_play"}][seed % 3]
+    table, _ = full_table(config, seed)
+    refused = 0
+    for _ in range(150):
+        if table.finished or table.round.phase == "end":
+            break
+        rnd = table.round
+        tries: list[tuple[int, Action]] = [(s, PlayCard(c)) for s in range(4) for c in rnd.hands[s]]
+        tries += [
+            (s, Announce(k)) for s in range(4) for k in ("re", "kontra", "no90", "no60", "no30", "black")
+        ]  # type: ignore[arg-type]
+        tries += [(s, CallPigs(sp)) for s in range(4) for sp in (False, True)]
+        for seat, action in rng.sample(tries, 4):
+            if action in table.legal_actions(seat):
+                continue
+            before = pickle.loads(pickle.dumps(table.s))
+            try:
+                table.apply(seat, action)
+            except RuleError:
+                refused += 1
+                assert table.s == before, action
+        seat = rng.choice(sorted(table.to_move().seats))
+        table.apply(seat, rng.choice(table.legal_actions(seat)))
+    assert refused > 30

@@ -156,7 +156,7 @@ def test_one_first_pig_status_lasts_one_trick() -> None:
 
 
 def test_superpigs_on_play_outrank_called_pigs() -> None:
-    table, _ = full_table({"pigs": "two_on_play", "superpigs": "on_pig"})
+    table, _ = full_table({"pigs": "two_on_play", "superpigs": "on_play"})
     rig(table, [["da", "da", "c9"], ["h10", "cq", "s9"], ["d9", "d9", "h9"], ["cq", "ck", "sk"]])
     all_healthy(table)
     table.apply(0, CallPigs())
@@ -199,21 +199,58 @@ def test_pigs_are_asked_of_everyone_in_a_colour_solo() -> None:
 
 def test_one_on_fox_needs_a_fox_brought_home() -> None:
     table, _ = full_table({"pigs": "one_on_fox"})
-    rig(table, [["cq", "da", "c9"], ["da", "h10", "s9"], ["cq", "h9", "h9"], ["dk", "sk", "sk"]])
+    rig(table, [["cq", "da", "da"], ["dk", "s9", "c9"], ["cq", "h9", "h9"], ["dj", "sk", "sk"]])
     all_healthy(table)
     with pytest.raises(IllegalAction):
-        table.apply(0, CallPigs())  # no fox caught yet
-    play_tricks(table, [["cq", "da", "cq", "dk"]])  # Re catches Kontra's fox
-    table.apply(0, CallPigs())
-    events = play_tricks(table, [["da", "h10", "h9", "sk"]])
-    assert find(events, TrickTaken)[0].winner == 0  # the pig beats the ♥10
+        table.apply(0, CallPigs())  # no fox brought home yet
+    play_tricks(table, [["da", "dk", "cq", "dj"]])  # the partner takes seat 0's fox home
+    play(table, 2, "h9")
+    play(table, 3, "sk")
+    table.apply(0, CallPigs())  # one of the pair is left
+    events = play(table, 0, "da") + play(table, 1, "s9")
+    assert find(events, TrickTaken)[0].winner == 0  # the pig wins the trick
 
 
-def test_one_first_only_before_any_pig_was_played() -> None:
+def test_one_pig_rules_need_the_holder_of_both() -> None:
+    for rule in ("one_first", "one_on_play", "one_on_fox"):
+        table, _ = full_table({"pigs": rule})
+        rig(table, [["cq", "da", "c9"], ["da", "h10", "s9"], ["cq", "h9", "h9"], ["dk", "sk", "sk"]])
+        all_healthy(table)
+        with pytest.raises(IllegalAction) as refused:
+            table.apply(0, CallPigs())  # a single ♦A is no pig
+        assert refused.value.code == "invalid_pigs"
+
+
+def test_one_first_only_while_both_are_in_hand() -> None:
     table, _ = full_table({"pigs": "one_first"})
-    rig(table, [["cq", "da", "c9"], ["da", "h10", "s9"], ["cq", "h9", "h9"], ["dk", "sk", "sk"]])
+    rig(table, [["cq", "da", "da"], ["dk", "s9", "c9"], ["cq", "h9", "h9"], ["dj", "sk", "sk"]])
     all_healthy(table)
-    play_tricks(table, [["cq", "da", "cq", "dk"]])
+    play_tricks(table, [["da", "dk", "cq", "dj"]])
+    play(table, 2, "h9")
+    play(table, 3, "sk")
     with pytest.raises(IllegalAction) as refused:
         table.apply(0, CallPigs())
     assert refused.value.code == "invalid_pigs"
+
+
+def test_superpigs_on_pig_only_right_after_the_pig_call() -> None:
+    table, _ = full_table({"pigs": "two_on_play", "superpigs": "on_pig"})
+    rig(table, [["da", "da", "c9"], ["h10", "cq", "s9"], ["d9", "d9", "h9"], ["cq", "ck", "sk"]])
+    all_healthy(table)
+    table.apply(0, CallPigs())
+    play(table, 0, "da")
+    play(table, 1, "h10")  # the call is two moves back now
+    with pytest.raises(IllegalAction) as refused:
+        table.apply(2, CallPigs(superpigs=True))
+    assert refused.value.code == "invalid_superpigs_call"
+
+
+def test_superpigs_on_play_need_pigs_first() -> None:
+    table, _ = full_table({"pigs": "two_on_play", "superpigs": "on_play"})
+    rig(table, [["c9", "c9", "c9"], ["h10", "cq", "s9"], ["d9", "d9", "h9"], ["cq", "ck", "sk"]])
+    all_healthy(table)
+    play(table, 0, "c9")
+    play(table, 1, "s9")
+    with pytest.raises(IllegalAction) as refused:
+        table.apply(2, CallPigs(superpigs=True))
+    assert refused.value.code == "invalid_superpigs_call"

@@ -32,10 +32,10 @@ import contextlib
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Final
 
 from gamehall.bots.aah.policy import AahPolicy, Card
+from gamehall.bots.aah.stats import ActionRecord, BotStats
 from gamehall.protocols._core import NEED_DATA, ProtocolError
 from gamehall.protocols.aah.codec import AahCodec, Frame, Side
 from gamehall.protocols.aah.meta import (
@@ -47,52 +47,12 @@ from gamehall.protocols.aah.meta import (
 )
 
 GAME_ENDED: Final = "The game has ended."
+RECONNECT_S: Final = 0.1
+"""The pause before each attempt to reconnect after a lost connection."""
 
 
 class LegacyClientCrash(AssertionError):
     """The server sent something the 0.2.0 client would crash on (section 12)."""
-
-
-@dataclass(slots=True)
-class ActionRecord:
-    """One action frame the bot sent and when its own-visible consequence arrived."""
-
-    command: str
-    card_id: int
-    sent_at: float
-    confirmed_at: float | None = None
-    confirmed_by: str | None = None
-
-    @property
-    def latency(self) -> float | None:
-        """Seconds from sending to confirmation, once confirmed."""
-        return None if self.confirmed_at is None else self.confirmed_at - self.sent_at
-
-
-@dataclass(slots=True)
-class BotStats:
-    """Counters of one bot (kept across the games of :func:`run_bots`)."""
-
-    name: str
-    frames_sent: int = 0
-    frames_received: int = 0
-    actions_sent: int = 0
-    unrg: int = 0
-    rounds: int = 0
-    games_started: int = 0
-    games_finished: int = 0
-    games_won: int = 0
-    protocol_errors: list[str] = field(default_factory=list)
-    violations: list[str] = field(default_factory=list)
-    actions: list[ActionRecord] = field(default_factory=list)
-
-    def latencies(self, command: str | None = None) -> list[float]:
-        """Confirmed latencies in seconds, optionally of one command (``PICK``/``CZPK``)."""
-        return [
-            record.latency
-            for record in self.actions
-            if record.latency is not None and (command is None or record.command == command)
-        ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -127,6 +87,7 @@ class AahWireBot:
         stats: BotStats | None = None,
         on_frame: Callable[[AahWireBot, Frame], None] | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        reconnect_s: float = 60.0,
     ) -> None:
         self.host, self.port, self.name = host, port, name
         self.policy = policy or AahPolicy()
@@ -142,6 +103,10 @@ class AahWireBot:
         self.stats = stats or BotStats(name)
         self.on_frame = on_frame
         self.clock = clock
+        self.reconnect_s = reconnect_s
+        """How long :meth:`run` keeps trying to get back after a lost connection (the
+        server's default grace is 60 s; 0: a lost connection ends the run)."""
+        self.reconnects = 0
         self.codec = AahCodec(Side.CLIENT)
         self.transcript: list[Frame] = []
         """Every frame received, in order."""
@@ -244,9 +209,19 @@ class AahWireBot:
                 or (rounds is not None and self.stats.rounds >= rounds)
             )
 
+        def lost() -> bool:
+            """The connection went away without the game's end, a refusal or a crash."""
+            ended = self.disconnected is not None or self.refused is not None or self.game_winner is not None
+            reached = rounds is not None and self.stats.rounds >= rounds
+            return self.closed and not ended and not reached and self._failure is None
+
         try:
-            with contextlib.suppress(ConnectionError):
-                await self.wait_for(done, timeout=timeout)
+            async with asyncio.timeout(timeout):
+                while True:
+                    with contextlib.suppress(ConnectionError):
+                        await self.wait_for(done, timeout=None)
+                    if not lost() or not await self._reconnect():
+                        break
             if not self.closed and self.disconnected is None and self.refused is None:
                 await self.quit()
         finally:
@@ -254,6 +229,48 @@ class AahWireBot:
         if self._failure is not None:
             raise self._failure
         return self.stats
+
+    async def _reconnect(self) -> bool:
+        """After a lost connection: connect again and ``JOIN`` with the same nick, which takes
+        a held seat back with the state replay (specs/aah.md 6.3; docs/recovery.md), as a
+        restarted 0.2.0 client would. Tries for ``reconnect_s`` seconds; returns whether the
+        server accepted the bot again."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.reconnect_s
+        while loop.time() < deadline:
+            await asyncio.sleep(RECONNECT_S)
+            self._forget_connection()
+            try:
+                await self.connect()
+            except OSError:
+                continue
+            with contextlib.suppress(ConnectionError, TimeoutError):
+                await self.wait_for(lambda: self.accepted or self.refused is not None, timeout=5.0)
+            if self.accepted:
+                self.reconnects += 1
+                return True
+            if self.refused is not None:
+                return False
+        return False
+
+    def _forget_connection(self) -> None:
+        """What a fresh 0.2.0 client process knows: nothing of the table (the rejoin replay
+        brings hand, points, round and czar back); the statistics go on."""
+        for timer in self._timers:
+            timer.cancel()
+        self._timers.clear()
+        if self._judge_timer is not None:
+            self._judge_timer.cancel()
+            self._judge_timer = None
+        self.codec = AahCodec(Side.CLIENT)
+        self._reader = self._writer = None
+        self._read_task = None
+        self.accepted = self.closed = False
+        self._expect_clnf = self._judged = False
+        self.nicks, self.hand, self.points = [], {}, {}
+        self.czar = self.black = None
+        self.revealed, self.revealed_ids, self.blanks = [], set(), 0
+        self._pending = []
 
     async def quit(self, wait: float = 1.0) -> None:
         """Send ``DISC`` and wait up to ``wait`` seconds for the server's ``DISC`` or EOF."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,9 +27,17 @@ from gamehall.protocols.cg.codec import CgCodec, Packet
 
 log = logging.getLogger(__name__)
 
+RECONNECT_S = 0.1
+"""The pause between two attempts to reconnect after a lost connection."""
+
 FOLLOWED = ("cancel_yes", "adjourn_yes", "end_yes")
 """Votes a bot backs as soon as another seat casts them."""
 ANSWERS = {"solo": "solo_no", "poverty_accept": "poverty_decline", "accusation_vote": "accusation_no"}
+
+
+INVITATION_WAIT_S = 0.3
+"""How long a bot waits after its login for a browser table's invitation before it opens a
+table of its own."""
 
 
 @dataclass
@@ -51,8 +60,20 @@ class CgPlayer:
         rounds: int = 1,
         flavor: str = "vanilla",
         seed: int | None = None,
+        guests: Sequence[str] = (),
+        wait_for_invite: bool = False,
+        wait_for_invitation: bool = False,
     ) -> None:
         self.name = name
+        self.guests = tuple(guests)
+        """Accounts to invite to this bot's lobby (the other seats get ``bot_dk_dumb``)."""
+        self.wait_for_invite = wait_for_invite
+        """Open no lobby, ever: accept the first invitation instead (a guest of another bot's
+        lobby). Unlike ``wait_for_invitation``, which opens a table of its own when no
+        invitation comes right after the login."""
+        self.in_game = False
+        """Between ``game.start`` and ``game.end``: a login after a lost connection is then a
+        rejoin, which the server makes by itself (note §5.2)."""
         self.password = password
         self.policy = policy
         self.rounds = rounds
@@ -72,6 +93,14 @@ class CgPlayer:
         self.in_end = False
         self.loading = False
         """Between a round's ``loading`` and the end of its creation transfers."""
+        self.wait_for_invitation = wait_for_invitation
+        """After the login, first take a browser table's invitation if one comes (the wire bot,
+        :class:`CgWireBot`); else open a table of our own at once."""
+        self.pending_create = False
+        """Logged in, not yet in a lobby: a browser table's invitation may still come (the server
+        sends it right after the login); :meth:`create_own_table` when none does."""
+        self.joining_table = False
+        """Accepted an invitation to a browser table: a player there, not the lobby's host."""
 
     def on_packet(self, packet: Packet) -> list[Packet]:
         body = packet.body
@@ -92,14 +121,40 @@ class CgPlayer:
                 return [Packet("cg:auth", {"username": self.name, "pwd": self.password})]
             if status == "logged_in":
                 self.uuid = body["uuid"]
-                return [Packet("cg:lobby.create", {"game": "doppelkopf", "variant": "c"})]
+                if self.in_game or self.wait_for_invite:
+                    return []
+                if not self.wait_for_invitation:
+                    return [self._create()]
+                self.pending_create = True
+                return []
             self.stats.closed_reason = str(status)
             self.done = True
             return []
+        if name == "cg:lobby.invite" and self.wait_for_invite and not self.in_game:
+            reply = {"lobby_id": body["lobby_id"], "inviter": body["inviter"], "accepted": True}
+            return [Packet("cg:lobby.invite.accept", reply)]
+        if name == "cg:lobby.invite" and self.pending_create:  # a browser table with a free seat
+            self.pending_create = False
+            self.joining_table = True
+            accept = {"accepted": True, "lobby_id": body["lobby_id"], "inviter": body["inviter"]}
+            return [Packet("cg:lobby.invite.accept", accept)]
+        if (
+            name == "cg:status.message"
+            and self.joining_table
+            and str(body.get("message", "")).startswith("cg:msg.lobby.invite.accept.")
+        ):
+            self.joining_table = False  # the table filled up or started meanwhile: a table of our own
+            return [self._create()]
         if name == "cg:lobby.join":
-            invites = [Packet("cg:lobby.invite", {"username": "bot_dk_dumb"}) for _ in range(3)]
+            if self.in_game:
+                return []  # a rejoin: the game follows
+            if self.wait_for_invite or self.joining_table:  # someone else's table: ready to play
+                return [Packet("cg:lobby.ready", {"ready": True})]
+            names = [*self.guests, *["bot_dk_dumb"] * (3 - len(self.guests))]
+            invites = [Packet("cg:lobby.invite", {"username": guest}) for guest in names]
             return [*invites, Packet("cg:lobby.ready", {"ready": True})]
         if name == "cg:game.start":
+            self.in_game = True
             self.rules = {k.removeprefix("dk."): v for k, v in body.get("gamerules", {}).items()}
             return []
         created: list[Packet] = []
@@ -107,6 +162,17 @@ class CgPlayer:
             self.loading = False  # the round's creation transfers are over: "cards created"
             created = [Packet("cg:game.start", {})]
         return created + self._table_packet(name, body)
+
+    def create_own_table(self) -> list[Packet]:
+        """No invitation came after the login: open a lobby of our own (with server bots)."""
+        if not self.pending_create:
+            return []
+        self.pending_create = False
+        return [self._create()]
+
+    @staticmethod
+    def _create() -> Packet:
+        return Packet("cg:lobby.create", {"game": "doppelkopf", "variant": "c"})
 
     def _table_packet(self, name: str, body: dict[str, Any]) -> list[Packet]:
         if name == "cg:game.dk.round.change":
@@ -131,12 +197,21 @@ class CgPlayer:
             return []
         if name == "cg:game.end":
             self.stats.games_finished += 1
+            self.in_game = False
             self.done = True
             return []
         if name == registry.CLOSECONN:
             self.stats.closed_reason = body.get("reason")
             self.done = True
         return []
+
+    def connection_lost(self) -> None:
+        """The connection went away before the end: the next connection logs in afresh (and,
+        in a game, is put back into it by the server)."""
+        self.registered = False
+        self.loading = False
+        self.pending_create = False  # the next login asks again; no lobby.create before it
+        self.joining_table = False
 
     def _round_change(self, body: dict[str, Any]) -> list[Packet]:
         if body.get("phase") == "loading":
@@ -200,19 +275,69 @@ class CgPlayer:
 
 
 class CgWireBot:
-    """One :class:`CgPlayer` over TCP."""
+    """One :class:`CgPlayer` over TCP. A connection lost before the game's end (the server
+    restarted, the network broke) is not the end: the bot connects again and logs in, and the
+    server gives its seat back with the round's state (note §5.2), for up to ``reconnect_s``
+    seconds."""
 
-    def __init__(self, host: str, port: int, name: str, password: str = "botpass", **player: Any) -> None:
+    def __init__(
+        self, host: str, port: int, name: str, password: str = "botpass", *, reconnect_s: float = 60.0,
+        **player: Any,
+    ) -> None:  # fmt: skip
         self.host, self.port = host, port
-        self.player = CgPlayer(name, password, **player)
+        self.player = CgPlayer(name, password, **{"wait_for_invitation": True, **player})
         self.codec = CgCodec()
         self.received: list[Packet] = []
+        self.reconnect_s = reconnect_s
+        self.reconnects = 0
 
     async def run(self) -> BotStats:
-        reader, writer = await asyncio.open_connection(self.host, self.port)
+        """Play until the game ends; returns the bot's statistics.
+
+        Raises:
+            OSError: the server cannot be reached at the start.
+        """
+        connected_once = False
+        gone_since: float | None = None
+        loop = asyncio.get_running_loop()
+        while not self.player.done:
+            try:
+                reader, writer = await asyncio.open_connection(self.host, self.port)
+            except OSError:
+                if not connected_once:
+                    raise
+            else:
+                connected_once = True
+                heard = await self._connection(reader, writer)
+                if self.player.done:
+                    break
+                self.player.connection_lost()
+                if heard:
+                    gone_since = None
+                    self.reconnects += 1
+            gone_since = loop.time() if gone_since is None else gone_since
+            if loop.time() - gone_since > self.reconnect_s:
+                break
+            await asyncio.sleep(RECONNECT_S)
+        return self.player.stats
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+        """One connection, until the player is done or it closes. Returns whether the server
+        said anything (a relay in front of a server that is not back yet closes at once)."""
+        self.codec = CgCodec()
+        heard = len(self.received)
         try:
             while not self.player.done:
-                data = await reader.read(65536)
+                if self.player.pending_create:
+                    try:  # the server invites right after the login, or not at all
+                        data = await asyncio.wait_for(reader.read(65536), INVITATION_WAIT_S)
+                    except TimeoutError:
+                        for reply in self.player.create_own_table():
+                            writer.write(self.codec.encode(reply))
+                        await writer.drain()
+                        continue
+                else:
+                    data = await reader.read(65536)
                 if not data:
                     break
                 self.codec.receive_data(data)
@@ -228,16 +353,18 @@ class CgWireBot:
                     for reply in self.player.on_packet(packet):
                         writer.write(self.codec.encode(reply))
                 await writer.drain()
-            if not writer.is_closing():
+            if self.player.done and not writer.is_closing():
                 writer.write(self.codec.encode(Packet(registry.CLOSECONN, {"reason": None})))
                 await writer.drain()
+        except ConnectionError:
+            pass
         finally:
             writer.close()
             try:
                 await writer.wait_closed()
             except ConnectionError:
                 log.debug("connection already gone")
-        return self.player.stats
+        return len(self.received) > heard
 
 
 async def run_bots(

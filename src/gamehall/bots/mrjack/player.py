@@ -47,6 +47,10 @@ def _atoms(term: Term) -> list[str]:
     return [text_of(t) for t in term.items] if isinstance(term, TList) else []
 
 
+UNKNOWN_PART = "?"
+"""The Teilzug under way when a rejoin's catch-up shows only its ``moeglichkeiten``."""
+
+
 @dataclass(slots=True)
 class WirePlayer:
     """One bot connection's game knowledge and decisions (see the module docstring).
@@ -74,6 +78,25 @@ class WirePlayer:
     _part: str | None = None
     _tried: list[str] = field(default_factory=list)
     _last_sent: Action | None = None
+    _batching: bool = False
+    _due: bool = False
+
+    # ------------------------------------------------------------------ bursts
+
+    def begin_batch(self) -> None:
+        """Lines that arrive together are read together before deciding (:meth:`end_batch`):
+        a rejoin's catch-up brings ``spielzugerlaubnis(ja)`` and ``ok('Farbe ist aktiv: F')``
+        in one burst, and answering the first alone would pick a colour that is already
+        active."""
+        self._batching = True
+
+    def end_batch(self) -> list[Command]:
+        """The decision the burst called for, taken on the state after all of it."""
+        self._batching = False
+        if not self._due:
+            return []
+        self._due = False
+        return self._decide()
 
     # ------------------------------------------------------------------ input
 
@@ -157,7 +180,12 @@ class WirePlayer:
         return []
 
     def _on_moeglichkeiten(self, args: tuple[Term, ...]) -> list[Command]:
-        self.view.update(phase="ziel", to_move=ME, moeglichkeiten=_atoms(args[0]), part=self._part)
+        if self._part is None and self.view.get("active") is not None:
+            # a rejoin's catch-up: a Teilzug is under way, which one the wire does not say;
+            # its end still counts (an open part already done is refused and another tried)
+            self._part = UNKNOWN_PART
+        part = None if self._part == UNKNOWN_PART else self._part
+        self.view.update(phase="ziel", to_move=ME, moeglichkeiten=_atoms(args[0]), part=part)
         return self._decide()
 
     def _on_update_alibi(self, args: tuple[Term, ...]) -> list[Command]:
@@ -270,6 +298,9 @@ class WirePlayer:
         return self._decide()
 
     def _decide(self) -> list[Command]:
+        if self._batching:
+            self._due = True
+            return []
         view = dict(self.view)
         if view.get("phase") == "aktion" and self._tried:
             view["open_parts"] = [p for p in view["open_parts"] if p not in self._tried]

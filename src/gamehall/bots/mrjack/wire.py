@@ -23,6 +23,9 @@ from gamehall.protocols.mrjack.terms import Style
 
 log = logging.getLogger(__name__)
 
+RECONNECT_S = 0.1
+"""The pause between two attempts to reconnect after a lost connection."""
+
 ROLES = ("mrjack", "detektiv")
 
 DEFAULT_THINK_TIME = 0.03
@@ -59,6 +62,7 @@ class MrJackWireBot:
         games: int = 1,
         detective_marks: bool = False,
         think_time: float = 0.0,
+        reconnect_s: float = 60.0,
     ) -> None:
         if not NICK_PATTERN.fullmatch(nick):
             raise ValueError(f"{nick!r} is not a valid Mr. Jack nick (1-16 of A-Z a-z 0-9 _)")
@@ -75,15 +79,52 @@ class MrJackWireBot:
         )
         self.result = BotResult(nick, role)
         self.think_time = think_time
+        self.reconnect_s = reconnect_s
+        """How long a bot whose connection was lost keeps trying to get back (the server's
+        default grace is 60 s)."""
+        self.reconnects = 0
         self._codec = TermCodec(Style.PROLOG)
 
     async def run(self) -> BotResult:
-        """Connect, play until the games are done or the server closes, return the result.
+        """Connect, play until the games are done, return the result. A connection lost before
+        that (the server restarted, the network broke) is not the end: the bot connects again
+        and its ``nick`` + ``init`` retake the held seat, with the game's catch-up
+        (docs/recovery.md), for up to ``reconnect_s`` seconds.
 
         Raises:
-            OSError: the server cannot be reached.
+            OSError: the server cannot be reached at the start.
         """
-        reader, writer = await asyncio.open_connection(self.host, self.port)
+        connected_once = False
+        gone_since: float | None = None
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                reader, writer = await asyncio.open_connection(self.host, self.port)
+            except OSError:
+                if not connected_once:
+                    raise
+            else:
+                connected_once = True
+                received = await self._play(reader, writer)
+                if self.player.finished:
+                    break
+                if received:
+                    gone_since = None
+                    self.reconnects += 1
+                    self.player = self._fresh_player()
+            gone_since = loop.time() if gone_since is None else gone_since
+            if loop.time() - gone_since > self.reconnect_s:
+                break
+            await asyncio.sleep(RECONNECT_S)
+        player = self.player
+        self.result.winners, self.result.errors = list(player.winners), list(player.errors)
+        return self.result
+
+    async def _play(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+        """One connection, until it closes. Returns whether the server said anything (a
+        relay in front of a server that is not back yet accepts and closes at once)."""
+        self._codec = TermCodec(Style.PROLOG)
+        before = self.result.lines_received
         try:
             while not reader.at_eof():
                 data = await reader.read(65536)
@@ -95,16 +136,33 @@ class MrJackWireBot:
                         await asyncio.sleep(self.think_time)
                     writer.write(line)
                     await writer.drain()
+        except ConnectionError:
+            pass
         finally:
             writer.close()
             with contextlib.suppress(ConnectionError):
                 await writer.wait_closed()
-        player = self.player
-        self.result.winners, self.result.errors = list(player.winners), list(player.errors)
-        return self.result
+        return self.result.lines_received > before
+
+    def _fresh_player(self) -> WirePlayer:
+        """A player for a new connection: the server's catch-up rebuilds what it knows of the
+        game; the games already played are kept."""
+        old = self.player
+        fresh = WirePlayer(
+            old.nick,
+            self.result.role,
+            old.policy,
+            old.rng,
+            games=old.games,
+            detective_marks=old.detective_marks,
+        )
+        fresh.winners, fresh.errors = old.winners, old.errors
+        return fresh
 
     def _lines(self) -> list[bytes]:
+        """The answers to the lines read so far, decided once the whole burst is in."""
         out: list[bytes] = []
+        self.player.begin_batch()
         while True:
             try:
                 message = self._codec.next_message()
@@ -112,7 +170,7 @@ class MrJackWireBot:
                 self.result.unreadable.append(exc.reason)
                 continue
             if message is NEED_DATA:
-                return out
+                return out + [self._codec.encode(command) for command in self.player.end_batch()]
             assert isinstance(message, Received)
             self.result.lines_received += 1
             out += [self._codec.encode(command) for command in self.player.receive(message.command)]

@@ -25,6 +25,8 @@ from gamehall.protocols.urserver.codec import UrCodec
 log = logging.getLogger(__name__)
 
 POLL_S = 0.05
+RECONNECT_S = 0.1
+"""The pause between two attempts to reconnect after a lost connection."""
 WRITES_PER_S = 40.0
 WRITE_BURST = 60
 """A bot's writes are paced by a token bucket below the server's default rate limit (50 reads
@@ -58,6 +60,7 @@ class UrWireBot:
         games: int = 1,
         game_prefix: str = "bots",
         timeout_ms: int = 30000,
+        reconnect_s: float = 60.0,
     ) -> None:
         self.host, self.port = host, port
         self.name = name
@@ -68,6 +71,11 @@ class UrWireBot:
         self.games = games
         self.game_prefix = game_prefix
         self.timeout_ms = timeout_ms
+        self.reconnect_s = reconnect_s
+        """How long a bot whose connection was lost keeps trying to get back to its seat (the
+        server's default grace is 60 s)."""
+        self.reconnects = 0
+        self._gone_since: float | None = None
         self.result = BotResult(name)
 
     async def run(self) -> BotResult:
@@ -83,9 +91,63 @@ class UrWireBot:
         return self.result
 
     async def _play_one(self, game: str) -> None:
-        reader, writer = await asyncio.open_connection(self.host, self.port)
-        codec = UrCodec()
+        """Create or join ``game`` and play it to ``SPIEL_BEENDET``. A lost connection (the
+        server restarted, the network broke) is not the end: the bot connects again and
+        retakes its held seat by name (``TEILNEHMEN``/``PASSWORT``/``NAME``, docs/recovery.md),
+        for up to ``reconnect_s`` seconds."""
         player = WirePlayer(self.policy, random.Random(self.rng.getrandbits(64)))
+        joined = False
+        while not player.finished:
+            try:
+                reader, writer = await asyncio.open_connection(self.host, self.port)
+            except OSError:
+                if not joined or not await self._wait_to_reconnect():
+                    raise
+                continue
+            try:
+                outcome = await self._session(game, player, reader, writer, rejoin=joined)
+            finally:
+                writer.close()
+                with contextlib.suppress(ConnectionError):
+                    await writer.wait_closed()
+            if outcome == "refused":
+                break  # the game ended (or let the seat go) while this bot was away
+            if outcome == "lost" and not joined:
+                return
+            if outcome == "joined" and not player.finished:
+                joined = True
+                self.reconnects += 1  # seated, then the connection was lost
+                fresh = WirePlayer(self.policy, random.Random(self.rng.getrandbits(64)))
+                player = _carried_over(player, fresh)
+            if not player.finished and not await self._wait_to_reconnect():
+                break
+        self.result.games.append(dict(player.scores))
+        if player.colour is not None:
+            self.result.colours.append(player.colour)
+        self.result.errors += player.errors
+
+    async def _wait_to_reconnect(self) -> bool:
+        """Sleep before the next connection attempt; False once ``reconnect_s`` ran out."""
+        loop = asyncio.get_running_loop()
+        if self._gone_since is None:
+            self._gone_since = loop.time()
+        if loop.time() - self._gone_since > self.reconnect_s:
+            return False
+        await asyncio.sleep(RECONNECT_S)
+        return True
+
+    async def _session(
+        self,
+        game: str,
+        player: WirePlayer,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        rejoin: bool,
+    ) -> str:
+        """One connection's part of the game: ``joined`` (the seat was taken, whatever came
+        after), ``refused`` (no seat to retake) or ``lost`` (closed before a seat)."""
+        codec = UrCodec()
 
         async def read_line() -> str | None:
             while True:
@@ -96,7 +158,10 @@ class UrWireBot:
                 if line is not NEED_DATA:
                     assert isinstance(line, str)
                     return line
-                data = await reader.read(65536)
+                try:
+                    data = await reader.read(65536)
+                except ConnectionError:
+                    return None
                 if not data:
                     return None
                 codec.receive_data(data)
@@ -105,18 +170,26 @@ class UrWireBot:
             writer.write(codec.encode_block(lines))
 
         try:
-            if self.creates:
-                send(f"NEU {self.players}", f"NAME {game}", "PASSWORT", f"TIMEOUT {self.timeout_ms}")
-            accepted = await self._join(game, read_line, send)
-            if accepted is None:
-                return
+            if rejoin:
+                accepted = await self._retake(game, read_line, send)
+                if accepted is None:
+                    return "lost"
+                if not accepted:
+                    return "refused"
+            else:
+                if self.creates:
+                    send(f"NEU {self.players}", f"NAME {game}", "PASSWORT", f"TIMEOUT {self.timeout_ms}")
+                accepted = await self._join(game, read_line, send)
+                if accepted is None:
+                    return "lost"
+            self._gone_since = None
             player.feed(accepted)
             loop = asyncio.get_running_loop()
             tokens, refilled = float(WRITE_BURST), loop.time()
             while not player.finished:
                 line = await read_line()
                 if line is None:
-                    break
+                    return "joined"
                 out = player.feed(line)
                 if out:
                     now = loop.time()
@@ -128,17 +201,27 @@ class UrWireBot:
                     tokens -= 1
                     send(*out)
                     await writer.drain()
-            with contextlib.suppress(ConnectionError):
-                send("ABMELDEN")
-                await writer.drain()
-        finally:
-            writer.close()
-            with contextlib.suppress(ConnectionError):
-                await writer.wait_closed()
-        self.result.games.append(dict(player.scores))
-        if player.colour is not None:
-            self.result.colours.append(player.colour)
-        self.result.errors += player.errors
+            send("ABMELDEN")
+            await writer.drain()
+        except ConnectionError:
+            pass
+        return "joined"
+
+    async def _retake(
+        self, game: str, read_line: Callable[[], Awaitable[str | None]], send: Callable[..., None]
+    ) -> str | None:
+        """Retake the held seat: the ``SPIELERIN_AKZEPTIERT`` line; ``""`` when the server
+        refuses (the game is over or the seat was let go); None when the connection closes
+        first (the server is not back yet: try again)."""
+        send(f"TEILNEHMEN {game}", "PASSWORT x", f"NAME {self.name}")
+        while True:
+            line = await read_line()
+            if line is None:
+                return None
+            if line.startswith("SPIELERIN_AKZEPTIERT"):
+                return line
+            if line.startswith("FEHLER"):
+                return ""
 
     async def _join(
         self, game: str, read_line: Callable[[], Awaitable[str | None]], send: Callable[..., None]
@@ -220,6 +303,17 @@ async def run_bots(
     for result in results:
         log.info("%s: games %s, %d FEHLER", result.name, result.games, len(result.errors))
     return results
+
+
+def _carried_over(old: WirePlayer, new: WirePlayer) -> WirePlayer:
+    """A fresh player for a new connection, knowing what the old one learnt: its colour, the
+    round, the scores and when its genes were bought (a half-read block or an answer in
+    flight is not carried: the server sends the pending request again)."""
+    new.colour, new.round = old.colour, old.round
+    new.scores = dict(old.scores)
+    new.gene_rounds = dict(old.gene_rounds)
+    new.errors = old.errors
+    return new
 
 
 __all__ = ["BotResult", "UrWireBot", "run_bots"]

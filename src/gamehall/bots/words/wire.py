@@ -16,6 +16,7 @@ Two layers, as the other wire bots:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Sequence
@@ -38,6 +39,8 @@ log = logging.getLogger(__name__)
 
 CLIENT_NAME: Final = "gamehall words bot"
 CLIENT_VERSION: Final = "1.0"
+RECONNECT_S: Final = 0.1
+"""The pause between two attempts to reconnect after a lost connection."""
 WRITE_INTERVAL_S: Final = 0.25
 """At most 40 frames per 10 s: under the server's flood limit of 50."""
 BOGGLE_WORDS_PER_ROUND: Final = 12
@@ -108,6 +111,15 @@ class WordsWirePlayer:
         self.finished = False
         self.turn_open = False
         self.done = False
+        self.rejoining = False
+        """Logging in again after a lost connection while seated: the server puts the player
+        back into its game by itself (docs/recovery.md), so no create or join is sent."""
+
+    def connection_lost(self) -> None:
+        """The connection went away before the game's end: the next login is a rejoin when
+        the player had a seat (else it creates or joins afresh)."""
+        self.rejoining = self.in_game
+        self.turn_open = False
 
     def hello(self) -> list[m.ClientMessage]:
         return [m.PlayerName(self.name), m.ClientType(CLIENT_NAME, CLIENT_VERSION, self.version.value)]
@@ -170,6 +182,9 @@ class WordsWirePlayer:
     # ------------------------------------------------------------------ the hall
 
     def _logged_in(self) -> list[m.ClientMessage]:
+        if self.rejoining:
+            self.rejoining = False
+            return []
         spec = self.create
         if spec is not None:
             return [m.CreateGameRequest(spec.name, spec.time_per_turn, spec.code, spec.max_players, "bots")]
@@ -245,24 +260,68 @@ class WordsWireBot:
         player: WordsWirePlayer,
         *,
         write_interval_s: float = WRITE_INTERVAL_S,
+        reconnect_s: float = 60.0,
     ) -> None:
         self.host = host
         self.port = port
         self.player = player
+        self.reconnect_s = reconnect_s
+        """How long a bot whose connection was lost keeps trying to get back (the server's
+        default grace is 60 s)."""
+        self.reconnects = 0
         self.codec = JDuplicateCodec(player.version, side=Side.CLIENT)
         self._write_interval_s = write_interval_s
         self.received: list[m.ServerMessage] = []
 
     async def run(self) -> BotResult:
-        """Log in, play until the game ends, leave. Returns what the bot saw."""
-        reader, writer = await asyncio.open_connection(self.host, self.port)
+        """Log in, play until the game ends, leave. Returns what the bot saw. A connection
+        lost before the end (the server restarted, the network broke) is not the end: the bot
+        logs in again under its name and the server puts it back into its game (docs/
+        recovery.md), for up to ``reconnect_s`` seconds.
+
+        Raises:
+            OSError: the server cannot be reached at the start.
+        """
+        connected_once = False
+        gone_since: float | None = None
+        loop = asyncio.get_running_loop()
+        while not self.player.done:
+            try:
+                reader, writer = await asyncio.open_connection(self.host, self.port)
+            except OSError:
+                if not connected_once:
+                    raise
+            else:
+                connected_once = True
+                heard = await self._connection(reader, writer)
+                if self.player.done:
+                    break
+                self.player.connection_lost()
+                if heard:
+                    gone_since = None
+                    self.reconnects += 1
+            gone_since = loop.time() if gone_since is None else gone_since
+            if loop.time() - gone_since > self.reconnect_s:
+                break
+            await asyncio.sleep(RECONNECT_S)
+        return self.player.result
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+        """One connection, until the game is done or the connection closes. Returns whether
+        the server said anything (a relay in front of a server that is not back yet accepts
+        and closes at once)."""
+        self.codec = JDuplicateCodec(self.player.version, side=Side.CLIENT)
+        heard = len(self.received)
         outbox: asyncio.Queue[m.ClientMessage | None] = asyncio.Queue()
         sender = asyncio.create_task(self._send_loop(writer, outbox))
         try:
             for greeting in self.player.hello():
                 outbox.put_nowait(greeting)
             while not self.player.done:
-                data = await reader.read(65536)
+                try:
+                    data = await reader.read(65536)
+                except ConnectionError:
+                    break
                 if not data:
                     break
                 self.codec.receive_data(data)
@@ -274,8 +333,10 @@ class WordsWireBot:
                     self.received.append(incoming)
                     for answer in self.player.receive(incoming):
                         outbox.put_nowait(answer)
-            outbox.put_nowait(None)
-            await sender
+            if self.player.done:
+                outbox.put_nowait(None)
+                with contextlib.suppress(ConnectionError):
+                    await sender
         finally:
             sender.cancel()
             writer.close()
@@ -283,7 +344,7 @@ class WordsWireBot:
                 await writer.wait_closed()
             except OSError:
                 log.debug("words bot %s: close failed", self.player.name)
-        return self.player.result
+        return len(self.received) > heard
 
     async def _send_loop(
         self, writer: asyncio.StreamWriter, outbox: asyncio.Queue[m.ClientMessage | None]
@@ -293,7 +354,10 @@ class WordsWireBot:
             if message is None:
                 return
             writer.write(self.codec.encode(message))
-            await writer.drain()
+            try:
+                await writer.drain()
+            except ConnectionError:
+                return  # the reading side sees the loss and reconnects
             await asyncio.sleep(self._write_interval_s)
 
 

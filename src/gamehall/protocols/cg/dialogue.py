@@ -45,7 +45,7 @@ from gamehall.protocols._core import (
     Session,
     Wire,
 )
-from gamehall.protocols.cg import game_commands, lobby_commands, registry
+from gamehall.protocols.cg import browser_tables, game_commands, lobby_commands, registry
 from gamehall.protocols.cg.accounts import (
     PROFILE_IMG_MAX,
     Account,
@@ -491,6 +491,7 @@ class CgDialogue:
         )
         self.state = "active"
         game_commands.rejoin(self)
+        browser_tables.offer_open_table(self)  # cg has no table list: a waiting browser table invites
 
     def replaced(self) -> None:
         """A newer login of the same account: close this one (``otherlogin``), keep any seat."""
@@ -590,6 +591,10 @@ class CgDialogue:
 
     def hall_event(self, event: Event) -> None:
         return None  # cg has no hall-wide chat or notices on the wire
+
+    def invited(self, room_id: str, inviter: str) -> bool:
+        """Invitable: a browser player invites this cg user to a browser table."""
+        return browser_tables.invite(self, room_id, inviter)
 
     def ended(self, room_id: str, reason: CloseReason, text: str) -> None:
         if room_id == self.room_id:  # after what the pacer still holds of that game

@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gamehall.protocols._core import HallError
-from gamehall.protocols.cg import game_in, gamerules, lobby_commands, save_load
+from gamehall.protocols.cg import browser_tables, game_in, gamerules, lobby_commands, save_load
 from gamehall.protocols.cg.codec import Packet, parse_uuid
 from gamehall.protocols.cg.game_out import GameTranslator, summaries
-from gamehall.protocols.cg.lobbies import Lobby
+from gamehall.protocols.cg.lobbies import LOBBY_EXTRA, Lobby, lobby_record, rebuild_lobbies
 from gamehall.protocols.cg.pacing import Pacing, WaitForStart, paced
 from gamehall.rules._core import Action, Event, RuleError, Seat
 from gamehall.rules.doppelkopf import events as ev
@@ -57,7 +57,12 @@ def start_game(conn: CgDialogue, lobby: Lobby) -> None:
     creator = dialogues[0]
     assert creator.session is not None
     try:
-        info = creator.session.create_room(GAME, settings, title=f"cg lobby {lobby.lobby_id[:8]}")
+        info = creator.session.create_room(
+            GAME,
+            settings,
+            title=f"cg lobby {lobby.lobby_id[:8]}",
+            extra={LOBBY_EXTRA: lobby_record(lobby)},
+        )
     except HallError as exc:
         log.warning("cg lobby %s: room refused: %s", lobby.lobby_id, exc.reason)
         conn.status("gamehall:msg.lobby.start_failed")
@@ -69,7 +74,7 @@ def start_game(conn: CgDialogue, lobby: Lobby) -> None:
     try:
         for uid in lobby.order:
             member = lobby.members[uid]
-            if member.peer is None:
+            if member.is_bot:
                 lobby_commands.seat_bots(conn, lobby, info.room_id, member)
             else:
                 owner = next(d for d in dialogues if d.account_uuid == uid)
@@ -121,7 +126,7 @@ def _translator(conn: CgDialogue) -> GameTranslator:
         def uuid_of(s: Seat) -> str:
             return directory.uuid_for_name(names[s]) if 0 <= s < len(names) else ""
 
-        conn.translator = GameTranslator(seat, uuid_of)
+        conn.translator = GameTranslator(seat, uuid_of, vanilla=conn.flavor == "vanilla")
     return conn.translator
 
 
@@ -141,7 +146,7 @@ def game_start_packet(conn: CgDialogue) -> Packet:
             "game_type": GAME,
             "game_id": game_id_of(conn.room_id or ""),
             "player_list": [translator.uuid_of(s) for s in range(4)],
-            "game_summaries": summaries(view),
+            "game_summaries": summaries(view, vanilla=conn.flavor == "vanilla"),
             "gamerules": gamerules.for_flavor(gamerules.wire_rules(view["rules"]), conn.flavor),
         },
     )
@@ -158,6 +163,7 @@ def deliver(conn: CgDialogue, event: Event) -> None:
         conn.pacer.push(game_start_packet(conn))
         return
     if conn.state != "game_dk":
+        browser_tables.seat_event(conn, event)  # waiting at a browser table: seats change
         return
     if _answered_for_vanilla(conn, event):
         return
@@ -221,9 +227,12 @@ def game_over(conn: CgDialogue, reason: str | None) -> None:
     if lobby is None:
         conn.state = "active"
         return
+    if lobby.bridge_room is not None:
+        browser_tables.leave_after_game(conn, lobby)
+        return
     lobby.room_id = None
     for member in list(lobby.members.values()):
-        gone = getattr(member.peer, "closed", False)
+        gone = getattr(member.peer, "closed", False) or (member.peer is None and not member.is_bot)
         if gone and member.uuid != conn.account_uuid:
             lobby_commands.remove_member(conn, lobby, member)  # dropped during the game: gone now
         elif member.peer is not None:
@@ -294,7 +303,10 @@ def _action(conn: CgDialogue, name: str, body: dict[str, Any], seat: Seat, view:
 
 
 def rejoin(conn: CgDialogue) -> None:
-    """After a login: if this account holds a seat in a running game, take it back (§5.2)."""
+    """After a login: if this account holds a seat in a running game, take it back (§5.2).
+    After a restart the lobby is first rebuilt from its room (:func:`.lobbies.rebuild_lobbies`);
+    the seat is found by the account's uuid, so only that account can retake it."""
+    rebuild_lobbies(conn.directory, conn.hall.rooms(GAME))
     lobby = conn.directory.lobby_for(conn.account_uuid)
     if lobby is None or lobby.room_id is None or conn.session is None:
         return

@@ -34,9 +34,10 @@ def _round_change(**body: Any) -> Packet:
 class GameTranslator:
     """Events of one game, as one connection (seat ``seat``, ``None`` = watching) receives them."""
 
-    def __init__(self, seat: Seat | None, uuid_of: Callable[[Seat], str]) -> None:
+    def __init__(self, seat: Seat | None, uuid_of: Callable[[Seat], str], *, vanilla: bool = False) -> None:
         self.seat = seat
         self.uuid_of = uuid_of
+        self.vanilla = vanilla
         self.player_list: list[Seat] = [0, 1, 2, 3]
         self.where: dict[str, str] = {}
         self.values: dict[str, str] = {}
@@ -204,7 +205,7 @@ class GameTranslator:
                     modifiers={k: list(v) for k, v in event.modifiers.items()},
                     extras=[list(event.extras[0]), list(event.extras[1])],
                     round=event.round,
-                    game_summary=list(event.game_summary),
+                    game_summary=list(self._summary_codes(event)),
                 )
             ]
         if isinstance(event, ev.GameTypeChanged):
@@ -215,6 +216,13 @@ class GameTranslator:
         if isinstance(event, ev.WeddingTrickDecided):
             return [_round_change(wedding_trick_num=event.trick)]
         return self._complaint(event)
+
+    def _summary_codes(self, event: ev.RoundEnded) -> tuple[str, ...]:
+        """Vanilla clients get the reference's list exactly (note §6.5 step 6); gamehall
+        clients get the full list, every code that counted."""
+        if self.vanilla and event.reference_summary is not None:
+            return event.reference_summary
+        return event.game_summary
 
     def _phase(self, event: ev.PhaseChanged) -> list[Packet]:
         if event.phase == "w_for_ready":
@@ -260,7 +268,15 @@ class GameTranslator:
         return []
 
 
-def summaries(view: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """``game_summaries`` of ``game.start``: exactly the 7 keys per row."""
+def summaries(view: Mapping[str, Any], *, vanilla: bool = False) -> list[dict[str, Any]]:
+    """``game_summaries`` of ``game.start``: exactly the 7 keys per row; a vanilla connection's
+    ``extras`` are the reference's codes (rows from before that record fall back to the full
+    list)."""
     keys = ("round_num", "winner", "game_type", "eyes", "extras", "point_change", "points")
-    return [{key: row.get(key) for key in keys} for row in view.get("summaries", [])]
+    rows = []
+    for row in view.get("summaries", []):
+        shown = {key: row.get(key) for key in keys}
+        if vanilla and "reference_extras" in row:
+            shown["extras"] = row["reference_extras"]
+        rows.append(shown)
+    return rows

@@ -65,13 +65,15 @@ class Member:
     uuid: str
     name: str
     role: int
-    peer: Peer | None  # None: a bot
+    peer: Peer | None
+    """The member's connection: ``None`` for a bot, and for a human whose lobby was rebuilt
+    after a restart until that account logs in again."""
     ready: bool = False
     bot_type: str | None = None
 
     @property
     def is_bot(self) -> bool:
-        return self.peer is None
+        return self.bot_type is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,8 @@ class Lobby:
     invited: dict[str, str] = field(default_factory=dict)  # invitee uuid -> inviter uuid
     preload: Preload | None = None
     """A saved game the next start continues (``game.load``, :mod:`.save_load`)."""
+    bridge_room: str | None = None
+    """The browser table this lobby shows to cg clients (:mod:`.browser_tables`), if any."""
 
     def humans(self) -> list[Member]:
         return [m for m in self.members.values() if not m.is_bot]
@@ -190,3 +194,54 @@ def directory_of(hall: HallPort) -> Directory:
     if found is None:
         found = _directories[hall] = Directory()
     return found
+
+
+# -- after a restart (note §5.2; docs/recovery.md) ----------------------------------------------
+
+LOBBY_EXTRA: Final = "cg_lobby"
+"""The key of a cg room's ``extra`` (stored with the room) that lets its lobby be rebuilt."""
+
+
+def lobby_record(lobby: Lobby) -> dict[str, Any]:
+    """What a restart needs of ``lobby`` to rebuild it around its running room: its id and
+    rules, and per seat (the room seats ``order`` in that order) the member's uuid, role and
+    bot type. Kept in the room's ``extra`` when the room is made."""
+    return {
+        "lobby_id": lobby.lobby_id,
+        "rules": dict(lobby.rules),
+        "game": lobby.game,
+        "order": list(lobby.order),
+        "roles": {uid: m.role for uid, m in lobby.members.items()},
+        "bots": {uid: m.bot_type for uid, m in lobby.members.items() if m.bot_type is not None},
+    }
+
+
+def rebuild_lobbies(directory: Directory, rooms: list[Any]) -> None:
+    """Rebuild the lobby of every running cg room this process has no lobby for (the
+    directory lived in memory; a restart emptied it), from the record in the room's
+    ``extra``: the members are the room's present seats, humans offline until their account
+    logs in again (:func:`gamehall.protocols.cg.game_commands.rejoin`). ``rooms`` are the
+    hall's :class:`~gamehall.protocols._core.RoomInfo` of game ``doppelkopf``."""
+    for info in rooms:
+        record = info.extra.get(LOBBY_EXTRA)
+        if info.finished or not isinstance(record, dict):
+            continue
+        lobby_id, order = record.get("lobby_id"), record.get("order")
+        if not isinstance(lobby_id, str) or lobby_id in directory.lobbies or not isinstance(order, list):
+            continue
+        roles, bots = record.get("roles") or {}, record.get("bots") or {}
+        lobby = Lobby(lobby_id, dict(record.get("rules") or {}), game=str(record.get("game", "doppelkopf")))
+        lobby.room_id = info.room_id
+        for seat, name in sorted(info.seats.items()):
+            if not 0 <= seat < len(order):
+                continue
+            uid = str(order[seat])
+            bot_type = bots.get(uid)
+            member = Member(uid, name, int(roles.get(uid, ROLE_PLAYER)), None, True, bot_type)
+            directory.add_member(lobby, member)
+            directory.seat_uuids[name.lower()] = uid
+        if lobby.humans():
+            directory.lobbies[lobby_id] = lobby
+        else:
+            for uid in lobby.members:
+                directory.lobby_of.pop(uid, None)

@@ -6,12 +6,13 @@ account, flavor and hall session; the shared lobby state is in :mod:`.lobbies`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import TYPE_CHECKING, Any, Final
 
 from gamehall.protocols._core import HallError
 from gamehall.protocols._text import normalise
-from gamehall.protocols.cg import game_commands, gamerules, registry, save_load
+from gamehall.protocols.cg import browser_tables, game_commands, gamerules, registry, save_load
 from gamehall.protocols.cg.accounts import Account
 from gamehall.protocols.cg.codec import Packet, parse_uuid
 from gamehall.protocols.cg.lobbies import (
@@ -184,13 +185,16 @@ def accept(conn: CgDialogue, body: dict[str, Any]) -> None:
     if lobby is None:
         conn.status(key + "lobby_not_exists")
         return
-    if inviter is None or conn.accounts.get(inviter) is None:
+    if inviter is None or (conn.accounts.get(inviter) is None and lobby.bridge_room is None):
         conn.status(key + "invalid_inviter")
         return
     if lobby.invited.get(conn.account_uuid) != inviter:
         conn.status(key + "not_invited")
         return
     del lobby.invited[conn.account_uuid]
+    if lobby.bridge_room is not None:  # a browser table: the inviter is a browser player
+        browser_tables.accept(conn, lobby, body["accepted"] is True)
+        return
     if body["accepted"] is not True:
         peer = conn.directory.online.get(inviter)
         if peer is not None:
@@ -222,14 +226,19 @@ def ready(conn: CgDialogue, lobby: Lobby, body: dict[str, Any]) -> None:
         return
     member.ready = body["ready"]
     lobby.broadcast(lobby.users_delta(member.uuid, ready=member.ready))
-    if lobby.all_ready() and lobby.room_id is None:
+    if lobby.all_ready() and lobby.room_id is None and lobby.bridge_room is None:
         game_commands.start_game(conn, lobby)
 
 
 def change(conn: CgDialogue, lobby: Lobby, body: dict[str, Any]) -> None:
     member = lobby.members.get(conn.account_uuid)
-    if member is None or member.role < ROLE_ADMIN or lobby.room_id is not None:
-        conn.status("gamehall:msg.lobby.no_permission")
+    if (
+        member is None
+        or member.role < ROLE_ADMIN
+        or lobby.room_id is not None
+        or lobby.bridge_room is not None
+    ):
+        conn.status("gamehall:msg.lobby.no_permission")  # a browser table's rules are the room's
         return
     rules = body.get("gamerules")
     if isinstance(rules, dict):
@@ -288,10 +297,19 @@ def kick(conn: CgDialogue, lobby: Lobby, body: dict[str, Any]) -> None:
     remove_member(conn, lobby, target)
 
 
+def enter_bridge(conn: CgDialogue, lobby: Lobby) -> None:
+    """A cg client takes a seat at a browser table (:mod:`.browser_tables`): the usual entry."""
+    _enter(conn, lobby, ROLE_PLAYER)
+
+
 def leave(conn: CgDialogue, lobby: Lobby) -> None:
     member = lobby.members.get(conn.account_uuid)
     if member is None:
         return
+    if lobby.bridge_room is not None and conn.room_id == lobby.bridge_room and conn.session is not None:
+        with contextlib.suppress(HallError):
+            conn.session.leave(lobby.bridge_room)  # the browser table's seat goes too
+        conn.room_id = None
     conn.send_packet(Packet("cg:lobby.leave", {"lobby": lobby.lobby_id}))
     conn.state = "active"
     remove_member(conn, lobby, member)

@@ -25,20 +25,15 @@ flood limit (50 frames or 64 KiB in 10 s: 99004 and close) became the server's t
 fast client is slowed by TCP back-pressure, never closed (docs/transport.md,
 Decision (ours)).
 
-Watching a game. **Decision (ours)**: the note has no spectator on the wire (no message to
-watch, no error for it), and the codec is fixed, so watching rides on JOINGAMEREQUEST: when the
-game may not seat the user because it runs and forbids late joining (scrabble always; a browser
-game whose creator turned ``join_after_start`` off) or because it is full, the user watches it
-instead of getting 40005 or 40003. The watcher is a hall spectator (``Session.spectate``): it
-receives the room's events meant for everyone (``audience=None``) and a snapshot from
-``view(None)``, so it sees the board, STARTOFTURN, ENDOFTURN, SCORES, the boggle WORDRESULTS
-after each round and ENDOFGAME, and the shared duplicate HAND, but never a scrabble rack nor a
-boggle word before the round ends. It alone gets PLAYERJOINED / PLAYERLEFT with its own name
-as it enters and leaves (LEAVEGAMEREQUEST); nobody else is told, and GAMEINFOS, SCORES and
-KICKREQUEST know players only. It may chat with the game; MOVES and CHANGELETTERS get 60001,
-the operator's requests 50001. When the game has no player left it goes (GAMEENDED) and its
-watchers are back in the hall (HALLUSERLIST). A browser game with a password is not listed:
+Watching a game: the note has no spectator on the wire, so JOINGAMEREQUEST for a full game is
+40003 and for a started scrabble game 40005 (note §5); JDuplicate users watch in the browser.
+**Decision (ours)** (docs/recovery.md). A browser game with a password is not listed:
 JOINGAMEREQUEST has no field for a password (note §5), so no JDuplicate client could enter it.
+
+A dropped connection (EOF or reset, not DISCONNECT) in a running game holds the seat for the
+room's grace; PLAYERNAME with that name during the grace logs in and puts the player back into
+its game with its total (note §4.2, "Decision (ours), 2026-12"; docs/recovery.md). After a
+server restart every seat of a running game is held that way.
 
 The hall calls the listener methods from inside its own calls; they only send, and never
 call back into the session (except :meth:`JdDialogue.kicked_out`, which another JDuplicate
@@ -131,8 +126,8 @@ class JdDialogue:
         self._client_ok = False
         self.game: JdGame | None = None
         """The game this user is in (``None``: in the hall)."""
-        self.watching = False
-        """Whether the user only watches :attr:`game` (a hall spectator, not a player)."""
+        self._held_room: str | None = None
+        """The room holding a seat for this name at PLAYERNAME (rejoined at login)."""
         self._idle_s = idle_s
         self._last_frame = clock.now()
         self._idle_timer: Cancellable | None = None
@@ -170,13 +165,6 @@ class JdDialogue:
         """The operator kicked this player (another connection's KICKREQUEST)."""
         if self.game is game:
             requests.depart(self, game, reason, kicker=kicker)
-
-    def returned_to_hall(self, game: JdGame) -> None:
-        """The watched game went (no player left): this watcher is back in the hall."""
-        if self.game is game:
-            self.game = None
-            self.watching = False
-            self.send(m.HallUserList(self.lobby.hall_user_names()))
 
     # ------------------------------------------------------------------ input
 
@@ -263,12 +251,16 @@ class JdDialogue:
             raise Refusal(ErrorCode.NAME_IN_USE, name)
         if len(self.lobby.users) + len(self.lobby.reserved) >= MAX_USERS:
             raise Refusal(ErrorCode.UNKNOWN_ERROR, "server full")
+        held = held_room(self.hall, name)
         try:
-            self.session = self.hall.login(name, self, protocol="jduplicate")
+            self.session = self.hall.login(
+                name, self, protocol="jduplicate", resume_without_token=held is not None
+            )
         except HallError as error:
             code = ErrorCode.NAME_IN_USE if error.code == "name_in_use" else ErrorCode.BAD_PLAYER_NAME
             raise Refusal(code, name if code is ErrorCode.NAME_IN_USE else "") from None
         self._name = name
+        self._held_room = held
         self.lobby.reserved.add(name.casefold())
         if self._client_ok:
             self._complete_login()
@@ -311,6 +303,9 @@ class JdDialogue:
             self.send(lobby.game_infos(game))
         self.send(predef_games())
         lobby.send_all(m.UserConnected(self._name), but=self)
+        held, self._held_room = self._held_room, None
+        if held is not None:
+            requests.rejoin_held_seat(self, held)
 
     # ------------------------------------------------------------------ timers
 
@@ -345,26 +340,31 @@ class JdDialogue:
         """Leave the game and the hall now (others are told), then close the socket."""
         if self.state is State.CLOSED:
             return
-        self._leave_everything()
+        self._leave_everything(dropped=False)
         self.state = State.CLOSED
         self.wire.close()
 
     def connection_lost(self) -> None:
         """The socket is gone (EOF, reset, our own close): leave-game effects, then
-        USERDISCONNECTED to everyone (note §4.2)."""
+        USERDISCONNECTED to everyone (note §4.2). A seat in a running game is held for the
+        room's grace instead of released (docs/recovery.md)."""
         if self.state is not State.CLOSED:
-            self._leave_everything()
+            self._leave_everything(dropped=True)
         for timer in (self._idle_timer, self._login_timer):
             if timer is not None:
                 timer.cancel()
         self._idle_timer = self._login_timer = None
 
-    def _leave_everything(self) -> None:
+    def _leave_everything(self, *, dropped: bool) -> None:
         reason = self._quit_reason
         was_logged_in = self.state is State.LOGGED_IN
         self.state = State.CLOSED  # nothing more reaches this connection from here on
         game = self.game
-        if game is not None:
+        held = dropped and game is not None and game.room_open and game.state is m.GameState.INGAME
+        if game is not None and held:
+            game.members.remove(self)  # the seat stays with the room, held for the grace
+            self.game = None
+        elif game is not None:
             requests.depart(self, game, reason, gone=True)
         if self._name is not None:
             key = self._name.casefold()
@@ -376,7 +376,7 @@ class JdDialogue:
         if self.session is not None:
             session, self.session = self.session, None
             try:
-                session.logout(dropped=False)
+                session.logout(dropped=held)
             except HallError:
                 log.debug("JDuplicate %s: logout refused", self.wire.peer)
 
@@ -443,13 +443,8 @@ class JdDialogue:
             return
         if reason in (CloseReason.GAME_OVER, CloseReason.ABORTED, CloseReason.SHUTDOWN):
             game.room_open = False
-            if self.watching:  # a game of other protocols' players only: it goes with its room
-                self.clock.call_later(0, lambda: self._watched_game_closed(game))
             return
         self.clock.call_later(0, lambda: self._released(game, reason))
-
-    def _watched_game_closed(self, game: JdGame) -> None:
-        self.lobby.remove_if_empty(game)
 
     def _released(self, game: JdGame, reason: CloseReason) -> None:
         if self.game is game and self.state is State.LOGGED_IN:
@@ -466,3 +461,16 @@ class JdDialogue:
         self.session = None
         self._quit_reason = text
         self.clock.call_later(0, self.close)
+
+
+def held_room(hall: HallPort, name: str) -> str | None:
+    """The ``words`` room holding a seat (away) for ``name``, if any: only then may a login
+    under that name resume the hall user without a secret (this protocol has none; the name
+    owns the seat)."""
+    key = name.casefold()
+    for info in hall.rooms(requests.GAME_ID):
+        if info.finished:
+            continue
+        if any(info.seats.get(seat, "").casefold() == key for seat in info.away):
+            return info.room_id
+    return None

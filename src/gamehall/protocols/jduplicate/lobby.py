@@ -46,8 +46,6 @@ class Member(Protocol):
 
     def kicked_out(self, game: JdGame, kicker: str, reason: str) -> None: ...
 
-    def returned_to_hall(self, game: JdGame) -> None: ...
-
 
 @dataclass(frozen=True, slots=True)
 class Departure:
@@ -71,8 +69,6 @@ class JdGame:
     """The engine table of the room (kept after the hall let the room go)."""
     members: list[Member] = field(default_factory=list)
     """The JDuplicate connections playing in this game, in join order."""
-    watchers: list[Member] = field(default_factory=list)
-    """The JDuplicate connections watching this game (hall spectators; never players)."""
     kicked: set[str] = field(default_factory=set)
     """Casefolded names kicked from this game (they may not rejoin: 40007)."""
     departing: dict[str, Departure] = field(default_factory=dict)
@@ -109,8 +105,8 @@ class JdGame:
         return any(p.casefold() == name.casefold() for p in self.players())
 
     def everyone_inside(self) -> list[Member]:
-        """The JDuplicate connections in the game: its players, then its watchers."""
-        return [*self.members, *self.watchers]
+        """The JDuplicate connections playing in the game, in join order."""
+        return list(self.members)
 
 
 class JdLobby:
@@ -233,15 +229,12 @@ class JdLobby:
         self.clock.call_later(0, flush)
 
     def remove_if_empty(self, game: JdGame) -> bool:
-        """Drop a game without players from the list (GAMEENDED to everyone); its watchers go
-        back to the hall. Returns whether it went."""
+        """Drop a game without players from the list (GAMEENDED to everyone). Returns whether
+        it went."""
         if game.players() or self.game(game.name) is not game:
             return False
         del self.games[game.name.casefold()]
         self.send_all(m.GameEnded(game.name))
-        watchers, game.watchers = list(game.watchers), []
-        for watcher in watchers:
-            watcher.returned_to_hall(game)
         return True
 
 

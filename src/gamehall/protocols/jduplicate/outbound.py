@@ -153,34 +153,3 @@ def table_messages(
     if isinstance(event, ChatSaid) and event.scope == "room":
         return [m.Chat(event.sender, event.text)]
     return []
-
-
-def watcher_state(view: Mapping[str, Any], seconds_left: int) -> list[m.ServerMessage]:
-    """What a watcher who arrives in a running game is brought up to date with, from the
-    table's spectator view (``view(None)``), in a joiner's order: SCORES, then while a turn
-    runs STARTOFTURN (seconds left) and, in duplicate, the shared HAND; between two Boggle
-    rounds WAITINGFORSTARTTURN. Never a scrabble rack nor a boggle word: the spectator view
-    holds none."""
-    if view.get("state") != "playing":
-        return []
-    turn = int(view["turn"])
-    players: list[Mapping[str, Any]] = list(view["players"])
-    ranking = sorted(players, key=lambda p: (-int(p["total"]), int(p["seat"])))
-    messages: list[m.ServerMessage] = [
-        m.Scores(
-            turn,
-            int(view["toptotal"]),
-            tuple(m.PlayerScore(str(p["name"]), int(p["total"]), int(p["last"])) for p in ranking),
-        )
-    ]
-    phase = view.get("phase")
-    if phase in ("open", "grace"):
-        current = view.get("current") if view.get("mode") == "scrabble" else None
-        player = next((str(p["name"]) for p in players if current is not None and p["seat"] == current), "")
-        messages.append(m.StartOfTurn(turn, seconds_left, player))
-        if view.get("mode") == "duplicate":
-            letters = wire_rack(str(glyph) for glyph in view["rack"])
-            messages.append(m.Hand(turn, int(view["kept"]), int(view["rejected"]), letters))
-    elif phase == "wait_start":
-        messages.append(m.WaitingForStartTurn(turn + 1))
-    return messages

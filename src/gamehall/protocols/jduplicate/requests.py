@@ -31,7 +31,6 @@ from gamehall.protocols.jduplicate.outbound import (
     board_type,
     engine_tile,
     letter_set,
-    watcher_state,
 )
 from gamehall.protocols.jduplicate.refusals import (
     DESCRIPTION_MAX,
@@ -180,10 +179,10 @@ def create_game(d: JdDialogue, message: m.CreateGameRequest) -> None:
 def adopt_foreign_games(d: JdDialogue) -> None:
     """List the open ``words`` rooms other protocols created as games, under their title when
     it is a valid, free game name, else under their room id; forget such games once their room
-    is gone and no JDuplicate player or watcher is in them. **Decision (ours).**
+    is gone and no JDuplicate player is in them. **Decision (ours).**
 
     A room with a password stays hidden: JOINGAMEREQUEST carries a game name only (note §5,
-    row 8), so a JDuplicate client could never give the password to play or to watch."""
+    row 8), so a JDuplicate client could never give the password."""
     lobby = d.lobby
     session = d.session
     if session is None:
@@ -223,7 +222,11 @@ def adopt_foreign_games(d: JdDialogue) -> None:
 def join_game(d: JdDialogue, message: m.JoinGameRequest) -> None:
     """PLAYERJOINED, GAMEINFOS, LETTERSET, BOARDTYPE, BOARD to the joiner, then (running game)
     SCORES, STARTOFTURN, HAND; PLAYERJOINED to the players; HNPLAYERJOINED to the hall;
-    GAMEINFOS to everyone else."""
+    GAMEINFOS to everyone else.
+
+    A full game is 40003 and a started game that forbids late joining (scrabble) 40005, as
+    the note says: the wire has no way to watch (note §5 has no such request), so a
+    JDuplicate user watches games in the browser. **Decision (ours)**, docs/recovery.md."""
     if d.game is not None:
         raise Refusal(E.JOIN_ALREADY_IN_A_GAME)
     name = message.game.strip()
@@ -238,14 +241,36 @@ def join_game(d: JdDialogue, message: m.JoinGameRequest) -> None:
         raise Refusal(E.KICKED_FROM_GAME, game.name)
     if game.state is m.GameState.GAMEOVER or not game.room_open:
         raise Refusal(E.GAME_OVER, game.name)
-    session = _session(d)
+    _sit_down(d, _session(d), game)
+    _back_in_game(d, game)
+
+
+def rejoin_held_seat(d: JdDialogue, room_id: str) -> bool:
+    """After a login under the name of a seat the hall holds (a dropped connection, or a
+    server restart): back into that game with its total (note §4.2, "Decision (ours),
+    2026-12"): PLAYERJOINED with its own name, GAMEINFOS, LETTERSET, BOARDTYPE, BOARD, then
+    SCORES and, while a turn is open, STARTOFTURN and its HAND (the engine's resync).
+    Returns whether it worked (a refusal leaves the user in the hall)."""
+    adopt_foreign_games(d)
+    game = next((g for g in d.lobby.games.values() if g.room_id == room_id), None)
+    if game is None or d.session is None:
+        return False
     try:
-        _sit_down(d, session, game)
-    except Refusal as refusal:
-        if refusal.code not in (E.GAME_ALREADY_STARTED, E.GAME_FULL):
-            raise
-        _watch(d, session, game)
-        return
+        _sit_down(d, d.session, game)
+    except Refusal:
+        return False
+    seat = d.session.seat_in(room_id)
+    # The hall's catch-up differs by how the seat was held (after a restart: the engine's
+    # resync; after a drop: only the engine's SeatBack, which has no wire form), so the
+    # player is brought up to date from the engine's resync here, the same either way.
+    d.held = list(game.table.resync(seat)) if seat is not None else []
+    _back_in_game(d, game)
+    return True
+
+
+def _back_in_game(d: JdDialogue, game: JdGame) -> None:
+    """The joiner's messages after :func:`_sit_down` (a join or a rejoin), then the others'."""
+    lobby = d.lobby
     d.send(m.PlayerJoined(d.user_name))
     _send_snapshot(d, game)
     held, d.held = d.held, []
@@ -279,37 +304,6 @@ def _sit_down(d: JdDialogue, session: Session, game: JdGame) -> None:
         d.joining = False
     game.members.append(d)
     d.game = game
-
-
-def _watch(d: JdDialogue, session: Session, game: JdGame) -> None:
-    """``d`` watches ``game`` (a hall spectator), since it may not take a seat: the game runs
-    and forbids late joining (scrabble, or a browser game made so), or it is full.
-
-    The watcher alone gets PLAYERJOINED with its own name, then a joiner's snapshot built from
-    the spectator view: GAMEINFOS, LETTERSET, BOARDTYPE, BOARD, and in a running game SCORES,
-    STARTOFTURN and (duplicate) the shared HAND. Nobody else is told: a watcher is not a
-    player (GAMEINFOS, SCORES and KICKREQUEST know players only). **Decision (ours).**
-
-    Raises:
-        Refusal: the hall refused (nothing changed).
-    """
-    d.held = []
-    d.joining = True
-    try:
-        session.spectate(game.room_id)
-    except HallError as error:
-        raise hall_refusal(error, game_name=game.name) from None
-    finally:
-        d.joining = False
-        d.held = []  # only the room's SpectatorsChanged, which has no wire form
-    game.watchers.append(d)
-    d.game = game
-    d.watching = True
-    d.send(m.PlayerJoined(d.user_name))
-    _send_snapshot(d, game)
-    room = session.room(game.room_id)
-    for message in watcher_state(room.game.view(None), d.lobby.time_left(game)):
-        d.send(message)
 
 
 def _send_snapshot(d: JdDialogue, game: JdGame) -> None:
@@ -350,13 +344,6 @@ def start_game(d: JdDialogue, message: m.StartGameRequest) -> None:
             user.send(infos)
 
 
-def _player_only(d: JdDialogue) -> None:
-    """A watcher plays nothing: MOVES and CHANGELETTERS get 60001, as from someone who is in
-    no game, since the watcher is in none as a player. **Decision (ours).**"""
-    if d.watching:
-        raise Refusal(E.MOVES_NOT_IN_A_GAME)
-
-
 def _act(d: JdDialogue, game: JdGame, action: Any) -> None:
     if not game.room_open:
         raise Refusal(E.GAME_NOT_IN_PROGRESS)
@@ -371,13 +358,11 @@ def _act(d: JdDialogue, game: JdGame, action: Any) -> None:
 def moves(d: JdDialogue, message: m.Moves) -> None:
     """A move (duplicate, scrabble) or one word's path (boggle); errors at once (note §7)."""
     game = _my_game(d, E.MOVES_NOT_IN_A_GAME)
-    _player_only(d)
     _act(d, game, Moves(tuple(engine_tile(tile) for tile in message.tiles)))
 
 
 def change_letters(d: JdDialogue, message: m.ChangeLetters) -> None:
     game = _my_game(d, E.MOVES_NOT_IN_A_GAME)
-    _player_only(d)
     _act(d, game, ChangeLetters(tuple(message.letters)))
 
 
@@ -453,9 +438,6 @@ def depart(
     when the game is now empty (note §4.2).
     """
     lobby = d.lobby
-    if d.watching:
-        _stop_watching(d, game, reason, gone=gone, seated=seated)
-        return
     key = d.user_name.casefold()
     kicked_by = kicker if kicker else None
     departure = Departure(reason, kicked_by)
@@ -485,23 +467,6 @@ def depart(
     lobby.send_hall(m.HnPlayerLeft(d.user_name, game.name), but=d)
     lobby.broadcast_gameinfos(game)
     lobby.remove_if_empty(game)
-
-
-def _stop_watching(d: JdDialogue, game: JdGame, reason: str, *, gone: bool, seated: bool) -> None:
-    """A watcher leaves: PLAYERLEFT with its own name, then HALLUSERLIST, to it alone (the
-    players never heard of it); the game goes (GAMEENDED) if it has no player left."""
-    if not gone:
-        d.send(m.PlayerLeft(d.user_name, reason))
-    if game.room_open and seated and d.session is not None:
-        with contextlib.suppress(HallError):  # the room is already gone
-            d.session.leave(game.room_id)
-    if d in game.watchers:
-        game.watchers.remove(d)
-    d.game = None
-    d.watching = False
-    if not gone:
-        d.send(m.HallUserList(d.lobby.hall_user_names()))
-    d.lobby.remove_if_empty(game)
 
 
 HANDLERS: dict[type, Callable[[JdDialogue, Any], None]] = {

@@ -22,8 +22,11 @@ States (note 5)::
 - ``WATCHING``: the game's ``S>CC`` messages only; commands other than ``ison``/``quit`` are
   refused.
 
-Drops follow the game's ``rejoin_grace`` (default 60 s; 0: a drop is a forfeit, note 12); with a
-grace, the same nick logging in again gets its seat back and a catch-up (the engine's resync).
+Drops follow the game's ``rejoin_grace`` (note 12, revised 2026-12: default 60 s; 0: a drop is
+a forfeit); with a grace, the same nick logging in again (``nick``, then any player ``init``)
+gets its held seat back, whatever role the ``init`` names, and a catch-up (the engine's
+resync): see docs/recovery.md. After a server restart every seat of a running game is held
+that way.
 The hall calls the listener methods from inside its own calls, so they never call back into
 the session: a logout they cause waits for the clock (``call_later(0)``).
 """
@@ -245,12 +248,7 @@ class MrJackDialogue:
         self.state = State.NAMED
         self._roster.add(nick)
         self.send(ok(texts.nick_ok(nick)))
-        held = seating.held_game(session)
-        if held is None:
-            self.send(ok(texts.INIT_HINT))
-            return
-        room_id, role = held
-        self._join(lambda: (room_id, session.join(room_id)), role)
+        self.send(ok(texts.INIT_HINT))
 
     def _on_init(self, args: Sequence[Term], line: str) -> None:
         session = self._session
@@ -264,6 +262,11 @@ class MrJackDialogue:
             return
         if role == texts.SPECTATOR:
             self._watch(session)
+            return
+        held = seating.held_game(session)
+        if held is not None:  # note 12 "Dropped connection": nick + init retake the held seat
+            room_id, held_role = held
+            self._join(lambda: (room_id, session.join(room_id)), held_role)
             return
         limit = self._max_games if self._max_games is not None else seating.max_games(self._hall)
         try:

@@ -142,6 +142,12 @@ class UrDialogue:
         if lines and self.state is not State.CLOSED:
             self.wire.send(self._codec.encode_block(lines))
 
+    def seat_back(self, colour: int, wire_name: str) -> None:
+        """Another player retook its held seat (docs/recovery.md): announced like a join, and
+        a later departure of that seat is announced again."""
+        self._gone_seats.discard(colour)
+        self.send_lines([f"SPIELERIN_ANGEMELDET {colour} {wire_name}"])
+
     def fehler(self, number: int) -> None:
         self.send_lines([fehler_line(number)])
 
@@ -179,12 +185,13 @@ class UrDialogue:
         return handled
 
     def connection_lost(self) -> None:
-        """The socket is gone: leave the game (a running game keeps the seat with default
-        moves), end the session."""
+        """The socket is gone: a running game holds the seat for the room's grace (played with
+        default moves meanwhile, A28), so the same name can retake it (note 5.1, "Rejoin");
+        before the start the seat is freed. Then the session ends."""
         if self._lost:
             return
         self._lost = True
-        self._depart(announce=True)
+        self._depart(announce=True, dropped=True)
         self.state = State.CLOSED
         if self._linger is not None:
             self._linger.cancel()
@@ -559,8 +566,10 @@ class UrDialogue:
         self.state = State.LOBBY
         self._logout()
 
-    def _depart(self, *, announce: bool) -> None:
-        """Leave the game: through the hall while its room lives, else tell the others here."""
+    def _depart(self, *, announce: bool, dropped: bool = False) -> None:
+        """Leave the game: through the hall while its room lives, else tell the others here.
+        ``dropped`` (the socket went away, not ABMELDEN): a seat in a running game is only
+        held, through the session's dropped logout."""
         game = self.game
         if game is None:
             self._logout()
@@ -576,15 +585,18 @@ class UrDialogue:
             )
             for member in game.everyone():
                 member.send_lines([line])
+        elif dropped and not was_spectator and game.started and not game.ended:
+            self._logout(dropped=True)
+            return
         elif self.session is not None and game.room_id is not None:
             with contextlib.suppress(HallError):
                 self.session.leave(game.room_id)
         self._logout()
 
-    def _logout(self) -> None:
+    def _logout(self, *, dropped: bool = False) -> None:
         session, self.session = self.session, None
         if session is not None:
-            session.logout(dropped=False)
+            session.logout(dropped=dropped)
 
 
 _ALWAYS: Final = frozenset(

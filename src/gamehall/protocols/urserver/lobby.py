@@ -41,6 +41,10 @@ class Member(Protocol):
 
     def send_lines(self, lines: Sequence[str]) -> None: ...
 
+    def seat_back(self, colour: int, wire_name: str) -> None:
+        """A held seat was retaken (``SPIELERIN_ANGEMELDET`` to the others)."""
+        ...
+
 
 @dataclass(eq=False, slots=True)
 class UrGame:
@@ -87,8 +91,18 @@ class UrGame:
 
     def wire_name_of(self, hall_name: str) -> str:
         """The name on the wire: the UrServer name, or a browser user's name as one token
-        (the text rule: spaces and control characters become ``_``)."""
-        return self.names.get(hall_name.lower()) or one_token(hall_name)
+        (the text rule: spaces and control characters become ``_``).
+
+        After a restart the map is empty (it lived in this process only); an UrServer player's
+        hall name is its wire name, or that name with a ``~n`` suffix (another game's player
+        had it), so the suffix is cut off again to give back the name it logged in with."""
+        known = self.names.get(hall_name.lower())
+        if known is not None:
+            return known
+        base, tilde, suffix = hall_name.rpartition("~")
+        if tilde and suffix.isdigit() and base:
+            hall_name = base
+        return one_token(hall_name)
 
     def seat_wire_name(self, seat: int) -> str | None:
         if self.table is None:

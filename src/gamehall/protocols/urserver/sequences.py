@@ -80,7 +80,7 @@ def begin(d: UrDialogue, keyword: str, params: list[str]) -> None:
         if keyword == "TEILNEHMEN":
             if game.status == 2:
                 raise Fehler(26)
-            if game.started or game.seated() >= game.players:
+            if (game.started or game.seated() >= game.players) and not held_seats(d, game):
                 raise Fehler(28)
             sequence = Join(game)
         else:
@@ -169,6 +169,10 @@ class Join(Sequence):
             raise Fehler(27)
         if game.status == 2:
             raise Fehler(26)
+        held = held_seats(d, game).get(name)
+        if held is not None:
+            rejoin(d, game, held, name)
+            return
         if game.started or game.seated() >= game.players:
             raise Fehler(28)
         if game.name_taken(name):
@@ -220,6 +224,62 @@ class Watch(Sequence):
             raise Fehler(8 if isinstance(exc, HallError) and exc.code == "wrong_password" else 28) from None
         view = game.table.view(None)
         d.send_lines([*d.status_block(game, view), *render.spielfeld_block(view)])
+
+
+# -- rejoin (note 5.1, "Rejoin -- Decision (ours), 2026-12"; docs/recovery.md) ------------------
+
+
+def held_seats(d: UrDialogue, game: UrGame) -> dict[str, tuple[int, str]]:
+    """The seats of ``game`` the hall holds for a player who is gone (a dropped connection, or
+    every seat after a restart), as wire name -> (colour, hall name). Only these can be
+    retaken, and only under their own name: the name is the seat's owner on this protocol,
+    which has no accounts."""
+    if game.room_id is None or game.status == 2:
+        return {}
+    info = next((i for i in d.hall.rooms(GAME) if i.room_id == game.room_id), None)
+    if info is None:
+        return {}
+    return {
+        game.wire_name_of(info.seats[seat]): (seat, info.seats[seat])
+        for seat in info.away
+        if seat in info.seats
+    }
+
+
+def rejoin(d: UrDialogue, game: UrGame, held: tuple[int, str], wire_name: str) -> None:
+    """Retake the held seat ``held`` under ``wire_name``: ``SPIELERIN_AKZEPTIERT``, the STATUS
+    and SPIELFELD blocks, then (from the hall's resync) the pending ``ZUG_*`` again; the
+    others here get ``SPIELERIN_ANGEMELDET``.
+
+    The hall login resumes the held user without a token (this protocol has no secret); a
+    name held by another protocol's seat is not ours to take (the hall refuses it) and gets
+    FEHLER 28 like a full game."""
+    colour, hall_name = held
+    assert game.room_id is not None
+    try:
+        session = d.hall.login(hall_name, d, protocol="urserver", resume_without_token=True)
+    except HallError:
+        raise Fehler(28) from None
+    d.end_sequence()
+    d.enter(game, session, hall_name, wire_name, spectator=False)
+    d.seat = colour
+    view = game.table.view(None)
+    d.send_lines(
+        [
+            f"SPIELERIN_AKZEPTIERT {colour} {wire_name}",
+            *d.status_block(game, view),
+            *render.spielfeld_block(view),
+        ]
+    )
+    try:
+        session.join(game.room_id)
+    except (HallError, RuleError):
+        d.back_to_lobby()
+        raise Fehler(28) from None
+    d.set_spectators_seen(session.room(game.room_id).info().spectators)
+    for member in game.everyone():
+        if member is not d:
+            member.seat_back(colour, wire_name)
 
 
 # -- the hall side ------------------------------------------------------------------------------

@@ -25,8 +25,14 @@ import orjson
 from gamehall.protocols._core import ProtocolError
 from gamehall.rules._core import JSON
 
-PROTOCOL_VERSION = 1
-"""The version a client names in ``hello``; bumped on any incompatible change."""
+PROTOCOL_VERSION = 2
+"""The version this server speaks (docs/web-protocol.md). Version 2 added the pushed lobby
+(``room_created`` / ``room_changed`` / ``room_closed``), chat history in ``joined`` and
+``welcome``, and ``preparing``."""
+
+SUPPORTED_VERSIONS = (1, 2)
+"""Versions a client may name in ``hello``. Everything version 2 added is a new server message
+or a new field, which a version 1 client ignores (section 1), so version 1 clients still work."""
 
 MAX_FRAME_BYTES = 64 * 1024
 """The largest text frame accepted or sent, in UTF-8 bytes."""
@@ -192,6 +198,15 @@ class Rename(ClientMessage):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Invite(ClientMessage):
+    """Invite the online user ``name`` (of any protocol that has invitations) to ``room``."""
+
+    t: ClassVar[str] = "invite"
+    room: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Ping(ClientMessage):
     """Keep-alive; the server answers ``pong`` with the same ``data``."""
 
@@ -209,8 +224,25 @@ class Bye(ClientMessage):
 CLIENT_MESSAGES: Mapping[str, type[ClientMessage]] = {
     cls.t: cls
     for cls in (
-        Hello, ListRooms, Create, Join, Spectate, Leave, Start, Kick, AddBots, Act, Chat,
-        Whisper, Shout, Resume, GetView, Rename, Ping, Bye,
+        Hello,
+        ListRooms,
+        Create,
+        Join,
+        Spectate,
+        Leave,
+        Start,
+        Kick,
+        AddBots,
+        Act,
+        Chat,
+        Whisper,
+        Shout,
+        Resume,
+        GetView,
+        Rename,
+        Invite,
+        Ping,
+        Bye,
     )
 }
 """Every client message class by its ``t``."""
@@ -230,8 +262,9 @@ def decode(text: str | bytes) -> ClientMessage:
     """
     raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     if len(raw) > MAX_FRAME_BYTES:
-        raise ProtocolError(f"Frame of {len(raw)} bytes exceeds the limit of {MAX_FRAME_BYTES}.",
-                            code="too_large")
+        raise ProtocolError(
+            f"Frame of {len(raw)} bytes exceeds the limit of {MAX_FRAME_BYTES}.", code="too_large"
+        )
     try:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
@@ -307,8 +340,9 @@ def _build(cls: type[ClientMessage], obj: dict[str, Any]) -> ClientMessage:
             continue
         value = obj[name]
         if not _fits(value, hints[name]):
-            raise ProtocolError(f"Field {name!r} in {cls.t!r} must be {_describe(hints[name])}.",
-                                code="bad_message")
+            raise ProtocolError(
+                f"Field {name!r} in {cls.t!r} must be {_describe(hints[name])}.", code="bad_message"
+            )
         kwargs[name] = value
     return cls(**kwargs)
 

@@ -22,7 +22,7 @@ whatever the engine's ``view(seat)`` returns.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +35,7 @@ from gamehall.protocols._core import (
     HallError,
     HallPort,
     ProtocolError,
+    RoomInfo,
     RoomPort,
     Session,
 )
@@ -48,6 +49,7 @@ from gamehall.protocols.web.codec import (
     Create,
     GetView,
     Hello,
+    Invite,
     Join,
     Kick,
     Leave,
@@ -106,6 +108,7 @@ class WebDialogue:
         self._stale_views: dict[str, None] = {}  # rooms owing a view, in order of first event
         self._flush_handle: Cancellable | None = None
         self._handling = False
+        self._unwatch_lobby: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------ input from the socket
 
@@ -151,6 +154,7 @@ class WebDialogue:
         """The socket is gone: hold our seats for their grace (the user may reload and resume)."""
         self._closed = True
         self._cancel_flush()
+        self._stop_watching_lobby()
         session, self._session = self._session, None
         if session is not None:
             session.logout(dropped=True)
@@ -184,7 +188,7 @@ class WebDialogue:
     def _hello(self, message: Hello) -> None:
         if self._session is not None:
             raise HallError("already_logged_in", f"You are already logged in as {self._session.name}.")
-        if message.v != codec.PROTOCOL_VERSION:
+        if message.v not in codec.SUPPORTED_VERSIONS:
             raise HallError(
                 "unsupported_version",
                 f"This server speaks version {codec.PROTOCOL_VERSION} of the web protocol, not {message.v}.",
@@ -198,13 +202,15 @@ class WebDialogue:
         self._send(
             {
                 "t": "welcome",
-                "v": codec.PROTOCOL_VERSION,
+                "v": message.v,
                 "name": session.name,
                 "token": session.token,
                 "games": games,
+                "hall_chat": self._hall.recent_chat(None),
                 "ref": message.id,
             }
         )
+        self._unwatch_lobby = self._hall.watch_lobby(self)
         for room_id in session.my_rooms():
             self._take_back(session, room_id)
 
@@ -229,11 +235,22 @@ class WebDialogue:
             self._send({"t": "rooms", "rooms": rooms, "ref": ref})
         elif isinstance(message, Create):
             game_type = self._hall.game_types.get(message.game)
-            internal = game_type.schema.internal_keys() & set(message.settings or {}) if game_type else set()
-            if internal:
-                raise HallError("config", f"{', '.join(sorted(internal))} cannot be set from the browser.")
+            preparing = self._hall.preparing()
+            held_up = preparing.get("games") if preparing is not None else None
+            if preparing is not None and isinstance(held_up, list) and message.game in held_up:
+                raise HallError("preparing", f"{preparing.get('text')}. Try again in a few seconds.")
+            refused = game_type.schema.server_keys() & set(message.settings or {}) if game_type else set()
+            if refused:
+                raise HallError(
+                    "config",
+                    f"{', '.join(sorted(refused))}: set in the server's configuration, not by players.",
+                )
             info = session.create_room(
-                message.game, message.settings, password=message.password, title=message.title
+                message.game,
+                message.settings,
+                password=message.password,
+                title=message.title,
+                extra={"origin": "web"},  # a browser table: legacy protocols may offer it (cg)
             )
             if info.room_id not in session.my_rooms():
                 session.join(info.room_id, message.password)
@@ -281,13 +298,23 @@ class WebDialogue:
             session.shout(message.text)
         elif isinstance(message, Rename):
             session.rename(message.room, message.name)
+        elif isinstance(message, Invite):
+            self._hall.invite(message.room, session.name, message.name)
         else:  # every message class is handled above; a new one must be added here
             raise HallError("unknown_type", f"Message type {message.t!r} is not handled.")
 
     def _joined(self, session: Session, room_id: str, ref: MessageId) -> None:
         place = self._enter(session, room_id)
         kind = "spectating" if place.seat is None else "joined"
-        self._send({"t": kind, "room": room_json(place.room.info()), "seat": place.seat, "ref": ref})
+        self._send(
+            {
+                "t": kind,
+                "room": room_json(place.room.info()),
+                "seat": place.seat,
+                "chat": self._hall.recent_chat(room_id),
+                "ref": ref,
+            }
+        )
         self._mark_stale(room_id)
 
     def _act(self, session: Session, message: Act) -> None:
@@ -332,6 +359,36 @@ class WebDialogue:
         """The room accepted an input (perhaps one we may not see): owe it a fresh view."""
         if not self._closed and room_id in self._places:
             self._mark_stale(room_id)
+
+    def lobby_changed(self, change: str, info: RoomInfo) -> None:
+        """The pushed lobby (LobbyWatcher): ``room_created``, ``room_changed``, ``room_closed``."""
+        if self._closed or self._session is None:
+            return
+        if change == "closed":
+            self._send(
+                {"t": "room_closed", "room": info.room_id, "finished": info.finished, "game": info.game}
+            )
+        else:
+            self._send({"t": f"room_{change}", "room": room_json(info)})
+
+    def invited(self, room_id: str, inviter: str) -> bool:
+        """Invitable: ``inviter`` asks this browser user to a room (``invited``)."""
+        if self._closed or self._session is None:
+            return False
+        info = next((r for r in self._hall.rooms(None) if r.room_id == room_id), None)
+        if info is None:
+            return False
+        self._send({"t": "invited", "room": room_json(info), "by": inviter})
+        return True
+
+    def preparing_changed(self, state: Mapping[str, JSON] | None) -> None:
+        """``preparing`` while the server prepares something (a dictionary), ``done`` after."""
+        if self._closed or self._session is None:
+            return
+        if state is None:
+            self._send({"t": "preparing", "done": True})
+        else:
+            self._send({"t": "preparing", "done": False, **state})
 
     def hall_event(self, event: Event) -> None:
         """Private chat, broadcast chat or a server notice."""
@@ -450,7 +507,13 @@ class WebDialogue:
             text = codec.encode({"t": "error", "code": "server_error", "reason": reason})
         self._send_text(text)
 
+    def _stop_watching_lobby(self) -> None:
+        unwatch, self._unwatch_lobby = self._unwatch_lobby, None
+        if unwatch is not None:
+            unwatch()
+
     def _shut(self) -> None:
+        self._stop_watching_lobby()
         self._cancel_flush()
         self._closed = True
         self._close()

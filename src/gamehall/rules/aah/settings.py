@@ -87,3 +87,44 @@ def check_config(given: Mapping[str, Any]) -> dict[str, JSON]:
             f"min_players ({config['min_players']}) must not exceed playermax ({config['playermax']})"
         )
     return config
+
+
+SCHEMA.present(
+    {
+        "playermax": ("Table", "Seats at the table", "Players who can sit down (3 to 8)."),
+        "aplimit": ("Table", "Points to win", "Awesome Points a player needs to win the game."),
+        "packs": ("Cards", "Card packs", "Names of the card packs to play with, separated by commas."),
+        "pick1_only": (
+            "Cards",
+            "Only one-card questions",
+            "Leave out black cards that ask for two or three cards.",
+        ),
+        "czar_mode": ("Rounds", "Next Card Czar", "Who judges the next round."),
+        "draw_mode": ("Rounds", "Dealing", "How hands are refilled after each round."),
+        "timeout": (
+            "Timing",
+            "Seconds to pick",
+            "Time to play cards; the Card Czar gets twice as long to judge.",
+        ),
+        "round_gap": ("Timing", "Seconds between rounds", "Pause after a round's winner is shown."),
+        "autostart_delay": (
+            "Timing",
+            "Autostart countdown",
+            "Seconds before the game starts once enough players sit (0: start by hand).",
+        ),
+        "legacy_open": (
+            "Table",
+            "Open to AAH clients",
+            "Classic AAH clients may be seated here by the server's JOIN.",
+        ),
+    },
+    server=("min_players", "chat_enabled", "kick_after_skips", "rejoin_grace", "ruleset", "max_tables"),
+    choice_labels={
+        "czar_mode": {
+            "sequential": "Everyone in turn",
+            "random": "Random",
+            "winner": "The last round's winner",
+        },
+        "draw_mode": {"refill": "Refill hands to 10", "legacy": "Draw like AAH 0.2.0"},
+    },
+)

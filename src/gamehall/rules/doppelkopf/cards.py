@@ -2,8 +2,11 @@
 
 A card *value* is what the note's wire shows: suit ``c|s|h|d`` + rank ``9|j|q|k|10|a``
 (``"cq"``, ``"h10"``, ``"da"``), or ``"j0"`` for the joker. Two physical cards share each value,
-so each dealt card also has an *id*: 32 lowercase hex digits drawn fresh each round from the
-round's seeded generator (the note's "fresh random UUIDs", so ids leak nothing across rounds).
+so each dealt card also has an *id*: 32 lowercase hex digits, fresh each deal (the note's "fresh
+random UUIDs"). Every seat sees every id, so ids must say nothing about the shuffle: they are an
+HMAC-SHA256 of (deal number, position) under a key derived from the table's secret seed
+(:func:`card_id_key`), never a draw from the shuffling generator, whose outputs would expose its
+state. The seed is in the room log and never sent, so replays rebuild the same ids.
 
 Ranking is expressed as a *class* and a *strength*: the class is ``"trump"`` or the plain suit
 letter; a card can only beat cards of the led class or trumps, and within a class the higher
@@ -12,6 +15,8 @@ strength wins. Which cards are trumps, and in what order, depends on the game ty
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import dataclass
 
 from gamehall.rules._core import Rng
@@ -149,21 +154,25 @@ class Deal:
     stack: list[str]
 
 
-def new_card_id(rng: Rng) -> str:
-    return f"{rng.below(1 << 128):032x}"
+def card_id_key(seed: int) -> bytes:
+    """The table's key for card ids: a hash of its seed under a fixed label, so it is as secret
+    as the seed (64 random bits from ``secrets``, logged, never sent) and replays derive it
+    again. Guessing it is no easier than guessing the seed, which a seat's own hand already
+    narrows no further than the shuffle itself does."""
+    return hashlib.sha256(b"gamehall/doppelkopf/card-ids\0" + str(seed).encode()).digest()
 
 
-def deal(rng: Rng, without9: str, joker: str) -> Deal:
-    """Shuffle a fresh deck, give every card a fresh id, deal in the note's 16 steps."""
+def card_id(key: bytes, deal_no: int, position: int) -> str:
+    """The id of the card at ``position`` of deal ``deal_no``'s shuffled stack."""
+    return hmac.new(key, f"{deal_no}:{position}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def deal(rng: Rng, without9: str, joker: str, *, id_key: bytes, deal_no: int) -> Deal:
+    """Shuffle a fresh deck, give every card a keyed id, deal in the note's 16 steps."""
     values = deck_values(without9, joker)
     rng.shuffle(values)
-    ids: list[str] = []
-    seen: set[str] = set()
-    while len(ids) < len(values):
-        card_id = new_card_id(rng)
-        if card_id not in seen:
-            seen.add(card_id)
-            ids.append(card_id)
+    ids = [card_id(id_key, deal_no, position) for position in range(len(values))]
+    assert len(set(ids)) == len(ids)  # 128-bit HMAC prefixes: a collision is not a real event
     by_id = dict(zip(ids, values, strict=True))
     hands: list[list[str]] = [[], [], [], []]
     position = 0

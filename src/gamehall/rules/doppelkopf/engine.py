@@ -6,8 +6,10 @@ deal is replayed with the same round number. After each deal the seats vote in p
 ``continue`` (the next deal), ``end``, ``adjourn``; ``cancel`` is open at any time. A vote
 passes when every present seat says yes.
 
-Every input runs as a transaction: if a rule refuses it, the state is restored and the
-:class:`RuleError` propagates, so an illegal action changes nothing. One timer runs at a time,
+An illegal action changes nothing. The moves of the trick phase (cards, announcements, pig
+calls: nearly every input of a deal) check every rule before they change anything, so they run
+directly (:data:`CHECKED_FIRST`); every other input runs as a transaction: if a rule refuses it,
+the state is restored from an in-memory copy and the :class:`RuleError` propagates. One timer runs at a time,
 keyed by the decision it waits for; when it fires, the default move of whoever is waited for is
 applied (a legal card, ``reservation_no`` = healthy, ``ready``, ...).
 """
@@ -63,7 +65,7 @@ from gamehall.rules.doppelkopf.actions import (
     Vote,
     WeddingClarification,
 )
-from gamehall.rules.doppelkopf.cards import deal, tricks_per_round
+from gamehall.rules.doppelkopf.cards import card_id_key, deal, tricks_per_round
 from gamehall.rules.doppelkopf.complaints import Judgement
 from gamehall.rules.doppelkopf.defaults import default_action, legal_actions
 from gamehall.rules.doppelkopf.events import (
@@ -93,6 +95,9 @@ TERMINATIONS = {
     "left": Termination.LEFT,
 }
 END_VOTES = ("continue", "adjourn", "end")
+CHECKED_FIRST = (PlayCard, Announce, CallPigs)
+"""Actions whose handlers (:meth:`Referee.play_card`, ``announce``, ``call_pigs``) raise every
+refusal before their first change, so they need no copy of the state to roll back."""
 ACCUSATION_KINDS = ("wrong_card", "wrong_announcement", "played_early", "external")
 
 
@@ -250,7 +255,13 @@ class DoppelkopfTable:
         s.deal_count += 1
         s.votes = {}
         player_list = [(next_number - 1 + i) % 4 for i in range(4)]
-        dealt = deal(Rng(s.seed * 1_000_003 + s.deal_count), str(rules["without9"]), str(rules["joker"]))
+        dealt = deal(
+            Rng(s.seed * 1_000_003 + s.deal_count),
+            str(rules["without9"]),
+            str(rules["joker"]),
+            id_key=card_id_key(s.seed),
+            deal_no=s.deal_count,
+        )
         hands: list[list[str]] = [[], [], [], []]
         for index, seat in enumerate(player_list):
             hands[seat] = list(dealt.hands[index])
@@ -297,6 +308,9 @@ class DoppelkopfTable:
             raise WrongPhase("The game is not running.", code="pc_wrong_phase")
         if not 0 <= seat < 4 or self.s.names[seat] is None:
             raise NotYourTurn("You have no seat at this table.", code="no_seat")
+        if isinstance(action, CHECKED_FIRST):
+            events = self._dispatch(seat, action)
+            return events + self._settle()
         return self._transaction(lambda: self._dispatch(seat, action))
 
     def _dispatch(self, seat: Seat, action: Action) -> list[Event]:

@@ -176,7 +176,10 @@ class ScoreChanged(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RoundEnded(Event):
     """The round's result (cg ``round.change`` phase end): winner ``re``/``kontra``/None,
-    eyes ``(re, kontra)``, extras per party and the ``game_summary`` codes."""
+    eyes ``(re, kontra)``, extras per party and the ``game_summary`` codes.
+
+    ``game_summary`` is gamehall's full list; ``reference_summary`` the reference server's list
+    that vanilla connections get (note §6.5 step 6), ``None`` when both are the same."""
 
     round: int
     game_type: str
@@ -187,6 +190,7 @@ class RoundEnded(Event):
     game_summary: tuple[str, ...]
     point_change: tuple[int, ...]
     re_seats: tuple[Seat, ...]
+    reference_summary: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

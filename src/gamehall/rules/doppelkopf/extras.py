@@ -46,7 +46,8 @@ def collect_extras(ref: Referee) -> tuple[list[str], list[str]]:
             won[party].append("doppelkopf")
         if rules["fox"]:
             for seat, card in cards:
-                if ref.value(card) == fox and ref.party_of(seat) != party and card not in trick.promoted:
+                # A pig is still a fox: caught by superpigs it counts (Ref; note §6.5 step 5).
+                if ref.value(card) == fox and ref.party_of(seat) != party:
                     won[party].append("fox")
         if rules["heart_trick"] and all_plain(ref, trick, "h"):
             won[party].append("heart_trick")
@@ -56,8 +57,8 @@ def collect_extras(ref: Referee) -> tuple[list[str], list[str]]:
                     black_tricks[suit] += 1
                     if black_tricks[suit] == 2:
                         won[party].append("sec_black_trick")
-        if rules["hobgoblin"] and winning == "sq" and "sk" in values:
-            won[party].append("hobgoblin")
+        if rules["hobgoblin"] and winning == "sq":
+            won[party] += ["hobgoblin"] * values.count("sk")  # one per ♠K, like foxes (Ref)
         if last:
             _last_trick_extras(ref, cards, winning, party, won[party])
     return won["re"], won["kontra"]

@@ -8,10 +8,11 @@ illegal card or announcement is accepted and flagged in the move log instead of 
 
 Pigs called in play (``dk.pigs``; Decision (ours) where the note is terse): the call is made on
 one's own turn, and the next card must be the called one. ``two_on_play`` needs both trump-suit
-aces and makes both the highest trumps for the rest of the round. The ``one_*`` rules make a
-single ace the highest trump for one trick, once per round: ``one_first`` only before any ace
-of that suit was played, ``one_on_play`` whenever its holder chooses, ``one_on_fox`` once the
-caller's party has caught an opponent's fox. A call that would force a revoke is refused.
+aces and makes both the highest trumps for the rest of the round. The ``one_*`` rules let the
+holder of both aces make one of them the highest trump for one trick, once per round (Ref):
+``one_first`` while both are in hand, ``one_on_play`` while one of the pair is left, ``one_on_fox``
+likewise once the caller's party has brought one of them home. A call that would force a revoke
+is refused.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ from gamehall.rules.doppelkopf.tricks import (
 
 ON_PLAY_PIGS = ("two_on_play", "one_first", "one_on_play", "one_on_fox")
 ONE_PIG_RULES = ("one_first", "one_on_play", "one_on_fox")
+WISH_DIAMONDS = ("d9", "d10", "dk", "da")
+"""The cards a wedding's ``diamonds`` wish asks for, all four of them in the trick."""
 SHOWN_AS = {"silent_wedding": "normal", "ramsch_sw": "ramsch"}
 """Game types shown as another one (a silent wedding looks like a normal game)."""
 
@@ -269,12 +272,22 @@ class Referee:
             return "invalid_pigs"
         if rule == "two_on_play":
             return None if len(in_hand) == 2 else "invalid_pigs"
-        # one_*: a single ♦A becomes the pig for one trick, once per round.
-        if rule == "one_first" and any(m.kind == "card" and m.data == pig for m in rnd.moves):
+        # one_*: the holder of both pigs makes one of them the highest trump for one trick, once
+        # per round (Ref): one_first while both are still in hand, one_on_play and one_on_fox
+        # while one of the pair the holder started play with is left.
+        if rule == "one_first":
+            return None if len(in_hand) == 2 else "invalid_pigs"
+        started_with = [c for c in self._hand_at_play(seat) if self.value(c) == pig]
+        if len(started_with) != 2:
             return "invalid_pigs"
         if rule == "one_on_fox" and not self.brought_fox_home(seat):
             return "invalid_pigs"
         return None
+
+    def _hand_at_play(self, seat: int) -> list[str]:
+        """The cards ``seat`` held when play began (after any poverty exchange)."""
+        played = [m.card for m in self.rnd.moves if m.kind == "card" and m.seat == seat]
+        return [*self.rnd.hands[seat], *played]
 
     def _superpig_refusal(self, seat: int, ranking: Ranking) -> str | None:
         rule = str(self.rules["superpigs"])
@@ -283,8 +296,10 @@ class Referee:
             return "invalid_superpigs_game"
         if rule == "reservation":
             return "invalid_superpigs_call"
-        if rule == "on_pig" and not (self.rnd.pig_ids or self.rnd.pig_called_by):
+        if not (self.rnd.pig_ids or self.rnd.pig_called_by):  # superpigs only after pigs (Ref)
             return "invalid_superpigs_call"
+        if rule == "on_pig" and "pigs" not in [m.data for m in self.rnd.moves[-2:]]:
+            return "invalid_superpigs_call"  # right after the pig call: within its next move (Ref)
         in_hand = [c for c in self.rnd.hands[seat] if self.value(c) == superpig]
         if self.rnd.superpig_ids or len(in_hand) != 2 or not self._may_play_now(seat, in_hand):
             return "invalid_superpigs"
@@ -301,18 +316,18 @@ class Referee:
         return follows(cards[0], self.rnd.hands[seat], self.rnd.values, led, self.ranking(), promoted)
 
     def brought_fox_home(self, seat: int) -> bool:
-        """Whether ``seat``'s party has caught an opponent's ♦A in a finished trick."""
+        """Whether ``seat``'s party has won a finished trick holding a trump-suit ace: a fox
+        "brought home" (Ref; with ``one_on_fox`` both are the caller's own)."""
         party = self.party_of(seat)
         fox = self.ranking().pig_value()
         if party is None or fox is None:
             return False
         for trick in self.rnd.tricks:
             assert trick.winner is not None
-            if self.party_of(trick.winner) != party:
-                continue
-            for owner, card in enumerate(trick.cards):
-                if card is not None and self.value(card) == fox and self.party_of(owner) != party:
-                    return True
+            if self.party_of(trick.winner) == party and any(
+                card is not None and self.value(card) == fox for card in trick.cards
+            ):
+                return True
         return False
 
     def call_pigs(self, seat: int, superpigs: bool) -> list[Event]:
@@ -513,10 +528,9 @@ class Referee:
         if wish in ("hearts", "spades", "clubs"):
             value = self.value(winning)
             return not ranking.is_trump(value) and suit_of(value) == wish[0]
-        return all(
-            c is not None and not ranking.is_trump(self.value(c)) and suit_of(self.value(c)) == "d"
-            for c in trick.cards
-        )
+        # "diamonds": every card a ♦9/♦10/♦K/♦A, no ♦J/♦Q (Ref's reading; ♦ are trumps in a
+        # wedding, so "four plain ♦" could never be met).
+        return all(c is not None and self.value(c) in WISH_DIAMONDS for c in trick.cards)
 
     def name_black_sow_solo(self, seat: int, solo: str) -> list[Event]:
         """The winner of the second ♠Q names the solo for the rest of the round."""

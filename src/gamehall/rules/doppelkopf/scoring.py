@@ -45,12 +45,18 @@ class RoundFacts:
 @dataclass(frozen=True, slots=True)
 class RoundScore:
     """The result: ``winner`` (``re``/``kontra``/None), ``re_value`` (signed, Re's view), the
-    winner's own ``value`` (<= 0 means a worthless win) and the summary codes."""
+    winner's own ``value`` (<= 0 means a worthless win) and the summary codes.
+
+    ``summary`` is gamehall's full list (every tier, denial and got-past code that counted);
+    ``reference_summary`` is the list the reference server sends, which vanilla clients get
+    (note §6.5 step 6): only the highest eye tier, the highest ``c_*``/``fc_*`` and got-past
+    code per side, no ``re``/``kontra`` codes in a no-win round, and each extra once."""
 
     winner: str | None
     re_value: int
     value: int
     summary: tuple[str, ...]
+    reference_summary: tuple[str, ...] = ()
 
 
 def targets(re_ann: Sequence[str], kontra_ann: Sequence[str]) -> tuple[int, int]:
@@ -98,18 +104,26 @@ def score_round(facts: RoundFacts) -> RoundScore:
     calls = [k for k in ("re", "kontra") if k in (*facts.re_announced, *facts.kontra_announced)]
     codes: list[str] = [f"{winner}_win" if winner else "no_win", *calls]
     if winner is None:
-        # Both eye blocks apply and net out (Re's view). Decision (ours): with no winner the
-        # "+2" re/kontra bonus has nobody to go to, so only the doubling rules act here.
-        gained = _tiers(facts.kontra_eyes) + _got_past(facts.re_eyes, facts.kontra_announced)
-        lost = _tiers(facts.re_eyes) + _got_past(facts.kontra_eyes, facts.re_announced)
-        value = len(gained) - len(lost)
-        codes += gained + lost
-        if facts.re_kontra_rule != "+2":
-            value = _apply_calls(value, calls, facts.re_kontra_rule, before_extras=True)
-        extras = len(facts.re_extras) - len(facts.kontra_extras)
-        value = _apply_calls(value + extras, calls, facts.re_kontra_rule, before_extras=False)
-        codes += [f"p_{e}" for e in facts.re_extras] + [f"n_{e}" for e in facts.kontra_extras]
-        return RoundScore(None, value, value, tuple(codes))
+        # Both eye blocks apply and net out (Re's view). With no winner, dk.re_kontra has
+        # nothing to act on: no +2 and no doubling (Ref; note §6.5 step 2f).
+        gained_tiers = _tiers(facts.kontra_eyes)
+        gained_past = _got_past(facts.re_eyes, facts.kontra_announced)
+        lost_tiers = _tiers(facts.re_eyes)
+        lost_past = _got_past(facts.kontra_eyes, facts.re_announced)
+        value = len(gained_tiers) + len(gained_past) - len(lost_tiers) - len(lost_past)
+        codes += gained_tiers + gained_past + lost_tiers + lost_past
+        value += len(facts.re_extras) - len(facts.kontra_extras)
+        extra_codes = [f"p_{e}" for e in facts.re_extras] + [f"n_{e}" for e in facts.kontra_extras]
+        codes += extra_codes
+        reference = [
+            "no_win",
+            *_highest(gained_tiers),
+            *_highest(lost_tiers),
+            *_highest(lost_past),
+            *_highest(gained_past),
+            *extra_codes,
+        ]
+        return RoundScore(None, value, value, tuple(codes), tuple(reference))
     loser = "kontra" if winner == "re" else "re"
     eyes = {"re": facts.re_eyes, "kontra": facts.kontra_eyes}
     announced = {"re": facts.re_announced, "kontra": facts.kontra_announced}
@@ -121,18 +135,36 @@ def score_round(facts: RoundFacts) -> RoundScore:
     codes += tiers + fulfilled + failed + past
     value = 1 + len(tiers) + len(fulfilled) + len(failed) + len(past)
     value = _apply_calls(value, calls, facts.re_kontra_rule, before_extras=True)
-    value += len(extras_of[winner]) - len(extras_of[loser])
-    value = _apply_calls(value, calls, facts.re_kontra_rule, before_extras=False)
-    if _cowardly(facts.coward_rule, eyes[winner], calls, announced[winner]):
+    # dk.coward flips the sign before the extras are added; *2_extra still doubles after them.
+    coward = _cowardly(facts.coward_rule, eyes[winner], announced[winner])
+    if coward:
         value = -value
         codes.append("cowardice")
-    codes += [f"p_{e}" for e in extras_of[winner]] + [f"n_{e}" for e in extras_of[loser]]
+    value += len(extras_of[winner]) - len(extras_of[loser])
+    value = _apply_calls(value, calls, facts.re_kontra_rule, before_extras=False)
+    extra_codes = [f"p_{e}" for e in extras_of[winner]] + [f"n_{e}" for e in extras_of[loser]]
+    codes += extra_codes
+    reference = [
+        f"{winner}_win",
+        *calls,
+        *_highest(tiers),
+        *_highest(fulfilled),
+        *_highest(failed),
+        *_highest(past),
+        *(["cowardice"] if coward else []),
+        *extra_codes,
+    ]
     re_value = value if winner == "re" else -value
-    return RoundScore(winner, re_value, value, tuple(codes))
+    return RoundScore(winner, re_value, value, tuple(codes), tuple(reference))
+
+
+def _highest(codes: Sequence[str]) -> list[str]:
+    """The last (highest) code of a ladder, as the reference lists it."""
+    return list(codes[-1:])
 
 
 def _apply_calls(value: int, calls: Sequence[str], rule: str, *, before_extras: bool) -> int:
-    """Step (f): what announced re and kontra do to the value under ``dk.re_kontra``."""
+    """Step (f): what announced re and kontra do to a winner's value under ``dk.re_kontra``."""
     if rule == "+2":
         return value + 2 * len(calls) if before_extras else value
     if (rule == "*2") == before_extras:
@@ -140,27 +172,33 @@ def _apply_calls(value: int, calls: Sequence[str], rule: str, *, before_extras: 
     return value
 
 
-def _cowardly(rule: str, winner_eyes: int, calls: Sequence[str], winner_announced: Sequence[str]) -> bool:
-    if rule == "210_no_re":
-        return winner_eyes > 210 and not calls
-    if rule == "240_no_u90":
-        return winner_eyes == 240 and "no90" not in winner_announced
-    return False
+def _cowardly(rule: str, winner_eyes: int, winner_announced: Sequence[str]) -> bool:
+    """``dk.coward`` (Ref): any setting punishes a winner with more than 210 eyes who made no
+    re/kontra of their own; ``240_no_u90`` also punishes 240 eyes without an own no90."""
+    if rule == "None" or winner_eyes <= 210:
+        return False
+    if not any(call in winner_announced for call in ("re", "kontra")):
+        return True
+    return rule == "240_no_u90" and winner_eyes == 240 and "no90" not in winner_announced
 
 
 def _score_null(facts: RoundFacts) -> RoundScore:
     """Null and boneless: the soloist (Re) wins by taking no eyes (note §6.5 step 3)."""
     calls = [k for k in ("re", "kontra") if k in (*facts.re_announced, *facts.kontra_announced)]
+    bands: list[str] = []
     if facts.re_eyes == 0:
-        winner, value, codes = "re", 2, ["re_win", *calls]
+        winner, value = "re", 2
     else:
         bands = [f"o{b}" for b in NULL_BANDS if facts.re_eyes > b]
         if facts.re_eyes >= 240:
             bands.append("black")
-        winner, value, codes = "kontra", 1 + len(bands), ["kontra_win", *calls, *bands]
+        winner, value = "kontra", 1 + len(bands)
+    codes = [f"{winner}_win", *calls, *bands]
+    reference = [f"{winner}_win", *_highest(bands), *calls]
     value = _apply_calls(value, calls, facts.re_kontra_rule, before_extras=True)
     value = _apply_calls(value, calls, facts.re_kontra_rule, before_extras=False)
-    return RoundScore(winner, value if winner == "re" else -value, value, tuple(codes))
+    re_value = value if winner == "re" else -value
+    return RoundScore(winner, re_value, value, tuple(codes), tuple(reference))
 
 
 def payout(re_value: int, re_seats: Sequence[int], *, ramsch: bool, multiplier: int) -> list[int]:

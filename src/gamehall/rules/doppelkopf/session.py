@@ -58,7 +58,7 @@ def judge_round(ref: Referee) -> tuple[RoundScore, list[str], list[str]]:
     re_extras, kontra_extras = collect_extras(ref)
     score = score_round(_facts(ref, re_extras, kontra_extras))
     if score.winner == "kontra" and ref.rnd.game_type in AGAINST_CQS_GAMES:
-        kontra_extras = [*kontra_extras, "against_cqs"]
+        kontra_extras = ["against_cqs", *kontra_extras]  # listed first, as the reference does
         score = score_round(_facts(ref, re_extras, kontra_extras))
     return score, re_extras, kontra_extras
 
@@ -107,6 +107,7 @@ def finish_round(table: TableState, ref: Referee) -> list[Event]:
         eyes=list(eyes),
         extras=list(score.summary),
         point_change=total_change,
+        reference_extras=list(score.reference_summary),
     )
     table.summaries.append(row)
     rnd.phase = "end"
@@ -121,6 +122,7 @@ def finish_round(table: TableState, ref: Referee) -> list[Event]:
             game_summary=score.summary,
             point_change=tuple(total_change),
             re_seats=tuple(rnd.re_seats),
+            reference_summary=score.reference_summary,
         ),
         PhaseChanged(phase="end"),
     ]

@@ -46,7 +46,8 @@ def _flag(name: str, default: bool, help_text: str, **kw: Any) -> Rule:
 
 
 def _active(name: str, default: list[str], options: tuple[str, ...], help_text: str, **kw: Any) -> Rule:
-    return Rule(Setting(name, default, "list", help=help_text), options=options, **kw)
+    # the options are the setting's choices too, so the browser's form offers them as boxes to tick
+    return Rule(Setting(name, default, "list", choices=options, help=help_text), options=options, **kw)
 
 
 HEART10_ON = {"heart10": (True,)}
@@ -326,3 +327,195 @@ def effective_rules(config: Mapping[str, JSON]) -> dict[str, JSON]:
                 effective[rule.setting.name] = RULES_BY_NAME[rule.setting.name].setting.default
                 break
     return effective
+
+
+SCHEMA.present(
+    {
+        "turn_timeout_s": (
+            "Timing",
+            "Seconds per move",
+            "Time for a card, a question or readiness before the default move.",
+        ),
+        "complaint_timeout_s": (
+            "Timing",
+            "Seconds to name a misplay",
+            "Time the accuser has to pick the illegal move.",
+        ),
+        "vote_timeout_s": (
+            "Timing",
+            "Seconds to vote",
+            "Time for an accusation vote and the end-of-round vote.",
+        ),
+        "without9": ("Cards", "Nines in the deck", "Play with 48, 44 or 40 cards."),
+        "heart10": ("Cards", "♥10 (Dulle) is the top trump", "The ♥10 ranks above every other trump."),
+        "heart10_prio": ("Cards", "Two ♥10 in a trick", "Which of two ♥10 in one trick wins."),
+        "heart10_lasttrick": ("Cards", "Two ♥10 in the last trick", "Which of two ♥10 wins the last trick."),
+        "solo_shift_h10": (
+            "Cards",
+            "♥10 role moves in colour solos",
+            "In a colour solo the role of the ♥10 moves to that suit's 10.",
+        ),
+        "pigs": ("Cards", "Pigs (Schweinchen)", "Both ♦A in one hand become the highest trumps."),
+        "superpigs": ("Cards", "Super pigs", "Both trump 9s (or Ks) in one hand rank above the pigs."),
+        "joker": ("Cards", "Joker", "One ♦9 (♦K) becomes a joker trump."),
+        "doppelkopf": (
+            "Extra points",
+            "Doppelkopf (40 eyes)",
+            "An extra point for a trick worth 40 eyes or more.",
+        ),
+        "fox": ("Extra points", "Fox (Fuchs)", "An extra point for catching an opponent's ♦A."),
+        "fox_lasttrick": (
+            "Extra points",
+            "Fox wins the last trick",
+            "An extra point when a ♦A wins the last trick.",
+        ),
+        "charlie": ("Extra points", "Charlie (Karlchen)", "An extra point when a ♣J wins the last trick."),
+        "charlie_broken": (
+            "Extra points",
+            "Charlie caught",
+            "An extra point for catching an opponent's ♣J in the last trick.",
+        ),
+        "jane": (
+            "Extra points",
+            "Jane",
+            "An extra point when a ♦Q catches an opponent's ♣J in the last trick.",
+        ),
+        "charlie_prio": ("Extra points", "Two ♣J in the last trick", "Which of two ♣J wins the last trick."),
+        "heart_trick": ("Extra points", "Heart trick", "An extra point for a trick of four plain hearts."),
+        "sec_black_trick": (
+            "Extra points",
+            "Second black trick",
+            "An extra point for the second trick of four plain ♠ (or ♣).",
+        ),
+        "hobgoblin": ("Extra points", "Hobgoblin", "An extra point when the ♠Q wins a trick holding the ♠K."),
+        "wedding": ("Reservations", "Wedding", "How a player holding both ♣Q finds a partner."),
+        "poverty": ("Reservations", "Poverty", "A hand with at most 3 trumps may give them away."),
+        "poverty_consequence": (
+            "Reservations",
+            "Poverty nobody takes",
+            "What happens when nobody takes a poverty.",
+        ),
+        "throw": ("Reservations", "Throwing a bad hand", "When a bad hand may void the round."),
+        "throw_cases": (
+            "Reservations",
+            "Hands that may be thrown",
+            "Which hands count as bad enough to throw.",
+        ),
+        "solos": ("Solos", "Solos allowed", "The solos that may be announced."),
+        "solo_prio": ("Solos", "Several solos", "Which of several announced solos is played."),
+        "solist_begins": ("Solos", "Soloist leads", "The soloist leads the first trick."),
+        "re_kontra": ("Scoring", "Re and Kontra", "What announcing Re or Kontra does to the round's value."),
+        "coward": ("Scoring", "Coward rule", "Winning big without announcing loses."),
+        "repeat_game": (
+            "Scoring",
+            "Replay worthless rounds",
+            "A round worth 0 points or less is dealt again.",
+        ),
+        "buck_round": ("Scoring", "Buck rounds (Bockrunden)", "Buck rounds double the points."),
+        "buck_cause": ("Scoring", "What starts buck rounds", "The events that add buck rounds."),
+        "buck_amount": ("Scoring", "Buck rounds per cause", "How many buck rounds each cause adds."),
+        "open_cards": ("Scoring", "Open cards", "Every card is shown to everyone (for learning)."),
+        "misplay": (
+            "Misplays",
+            "Illegal moves",
+            "Refuse them, or accept them and let the others denounce them.",
+        ),
+        "penalty_points": ("Misplays", "Penalty", "Points the punished player loses."),
+        "penalty_bonus": (
+            "Misplays",
+            "Bonus for the others",
+            "Points every other player gains on a penalty.",
+        ),
+        "penalty_abort": ("Misplays", "A guilty verdict ends", "What a guilty verdict aborts."),
+    },
+    server=("rejoin_grace", "deal_interval_s", "trick_close_delay_s", "loading_timeout_s"),
+    choice_labels={
+        "heart10_prio": {"first": "The first played", "second": "The second played"},
+        "heart10_lasttrick": {"first": "The first played", "second": "The second played"},
+        "charlie_prio": {"first": "The first played", "second": "The second played"},
+        "without9": {
+            "with_all": "All nines (48 cards)",
+            "with_four": "Four nines (44 cards)",
+            "without": "No nines (40 cards)",
+        },
+        "pigs": {
+            NONE: "Off",
+            "one_first": "One pig, the first played",
+            "one_on_play": "One pig, said when played",
+            "one_on_fox": "One pig, on the fox",
+            "two_reservation": "Both, as a reservation",
+            "two_on_play": "Both, said when played",
+        },
+        "superpigs": {
+            NONE: "Off",
+            "reservation": "As a reservation",
+            "on_pig": "On the pig",
+            "on_play": "Said when played",
+        },
+        "joker": {NONE: "Off", "over_h10": "Above the ♥10", "over_pigs": "Above the pigs"},
+        "poverty": {
+            NONE: "Off",
+            "sell": "Sold",
+            "circulate": "Circulated",
+            "circulate_duty": "Circulated, must be taken",
+        },
+        "poverty_consequence": {
+            NONE: "Nothing",
+            "redeal": "Redeal",
+            "black_sow": "Black sow",
+            "ramsch": "Ramsch",
+        },
+        "throw": {NONE: "Never", "reservation": "As a reservation", "throw": "Before the reservations"},
+        "coward": {NONE: "Off", "210_no_re": "210 without Re", "240_no_u90": "240 without 'no 90'"},
+        "wedding": {
+            NONE: "Off",
+            "3_trick": "Within the first three tricks",
+            "wish_trick": "A trick of the bride's choice",
+        },
+        "re_kontra": {"+2": "Add 2", "*2": "Double", "*2_extra": "Double, extra points too"},
+        "buck_round": {NONE: "Off", "succession": "One after another", "parallel": "Stacked"},
+        "solo_prio": {"first": "The first announced", "prio": "The highest ranked"},
+        "misplay": {"refuse": "Refused", "penalize": "Accepted, may be denounced"},
+        "solos": {
+            "solo_aces": "Aces solo",
+            "solo_10s": "Tens solo",
+            "solo_picture": "Picture solo (J, Q, K)",
+            "solo_noble_brothel": "Noble brothel (Q, K)",
+            "solo_monastery": "Monastery (J, K)",
+            "solo_king": "Kings solo",
+            "solo_brothel": "Brothel (J, Q)",
+            "solo_queen": "Queens solo",
+            "solo_jack": "Jacks solo",
+            "solo_9s": "Nines solo",
+            "solo_clubs": "Clubs solo ♣",
+            "solo_spades": "Spades solo ♠",
+            "solo_hearts": "Hearts solo ♥",
+            "solo_diamonds": "Diamonds solo ♦",
+            "solo_pure_clubs": "Pure clubs ♣",
+            "solo_pure_spades": "Pure spades ♠",
+            "solo_pure_hearts": "Pure hearts ♥",
+            "solo_pure_diamonds": "Pure diamonds ♦",
+            "solo_fleshless": "Fleshless (aces high, no trumps)",
+            "solo_null": "Null (no tricks)",
+            "solo_boneless": "Boneless",
+        },
+        "buck_cause": {
+            "4hearts": "A heart trick of four",
+            "draw": "A drawn round (120:120)",
+            "0points": "A round worth 0",
+            "re_kontra_lost": "Re or Kontra lost",
+            "solo_lost": "A solo lost",
+        },
+        "throw_cases": {
+            "5_9": "Five nines",
+            "5_k": "Five kings",
+            "4_9+4_k": "Four nines and four kings",
+            "9_all_c": "Nines of all suits",
+            "k_all_c": "Kings of all suits",
+            "7full": "Seven full cards",
+            "t<hj": "No trump above ♥J",
+            "t<dj": "No trump above ♦J",
+        },
+        "penalty_abort": {"none": "Nothing", "round": "The round", "game": "The game"},
+    },
+)

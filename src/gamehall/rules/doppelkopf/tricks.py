@@ -119,7 +119,7 @@ def _beats(
         return card_strength > best_strength
     value = values[card]
     if card not in promoted and value == values[best]:
-        if value == ranking.heart10:
+        if ranking.normal_set and value == ranking.heart10:  # only the card in the ♥10's role
             prio = ties.heart10_lasttrick if last_trick else ties.heart10_prio
             return prio == "second"
         if value == "cj" and last_trick:

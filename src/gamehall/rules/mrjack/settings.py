@@ -193,3 +193,87 @@ def check_config(given: Mapping[str, Any]) -> dict[str, JSON]:
         if int(config[f"tile_supply_{art}"]) < on_board:
             raise ConfigError(f"tile_supply_{art} must be at least {on_board} (tiles of the starting layout)")
     return config
+
+
+SCHEMA.present(
+    {
+        "turn_timeout_s": (
+            "Timing",
+            "Seconds per command",
+            "Time the awaited player has for each command (0: no limit).",
+        ),
+        "turn_timeout_action": (
+            "Timing",
+            "When time runs out",
+            "What happens to a player who does not answer in time.",
+        ),
+        "round_end_mode": (
+            "Rules",
+            "Marking the innocent",
+            "Who marks the cleared suspects at the end of a round.",
+        ),
+        "round_end_timeout_s": (
+            "Timing",
+            "Seconds to mark suspects",
+            "Time the detective has to mark suspects (detective marking only).",
+        ),
+        "min_move": (
+            "Rules",
+            "A move may be left out",
+            "0: a character may stay where it is; 1: every move is 1 to 3 steps.",
+        ),
+        "cloud_rider_flies": (
+            "Rules",
+            "Cloud Rider flies",
+            "Cloud Rider passes over buildings and building sites.",
+        ),
+        "park_hides": ("Rules", "Parks hide", "A character standing on a park is never seen."),
+        "tumblety_optional": ("Rules", "Tumblety's swap is optional", "Tumblety may skip his swap."),
+        "monk_own_move": (
+            "Rules",
+            "Monk Eastman moves himself",
+            "Monk Eastman may move himself instead of another character.",
+        ),
+        "ability_skip": ("Rules", "Skipping abilities", "Whether an ability with a target must be used."),
+        "informant_relocate": (
+            "Rules",
+            "Informant moves",
+            "The consulting player moves the informant to an empty street.",
+        ),
+        "informant_reactivate": (
+            "Rules",
+            "Informant talks again",
+            "When a consulted informant may be consulted again.",
+        ),
+        "tile_supply_metro": ("Tiles", "Metro tiles", "Metro tiles in the box (3 start on the board)."),
+        "tile_supply_laterne": (
+            "Tiles",
+            "Gas-lamp tiles",
+            "Gas-lamp tiles in the box (2 start on the board).",
+        ),
+        "tile_supply_haus": ("Tiles", "Building-site tiles", "Building-site tiles in the box."),
+        "spion_broadcast": (
+            "Rules",
+            "Informant's report to everyone",
+            "What the informant says reaches everyone, not only the consulting player.",
+        ),
+    },
+    server=(
+        "colour_map",
+        "tile_target",
+        "steamer_target",
+        "investigation_target",
+        "rejoin_grace",
+        "wire_style",
+        "max_games",
+    ),
+    choice_labels={
+        "turn_timeout_action": {
+            "forfeit": "The player loses",
+            "default_move": "The first legal move is played",
+        },
+        "round_end_mode": {"server": "At once, by the server", "detective": "By the detective"},
+        "ability_skip": {"strict": "Must be used when possible", "always": "May always be skipped"},
+        "informant_reactivate": {"next_round": "From the next round", "never": "Never"},
+    },
+)

@@ -80,3 +80,38 @@ def check_config(given: Mapping[str, Any]) -> dict[str, JSON]:
     if int(config["finish_zone"]) >= int(config["ladder_length"]):
         raise ConfigError("finish_zone must be shorter than ladder_length")
     return config
+
+
+SCHEMA.present(
+    {
+        "players": ("Table", "Players", "Seats at the table (3 or 4); the game starts when all are taken."),
+        "timeout_ms": (
+            "Timing",
+            "Milliseconds per decision",
+            "Time for each request (0: no limit, else at least 100); getting ready may take 3x as long.",
+        ),
+        "board_layout": (
+            "Board",
+            "Board layout",
+            "Which of the two boards is played (B is A turned around).",
+        ),
+        "ladder_length": ("Board", "Score track length", "Spaces on the score track."),
+        "finish_zone": (
+            "Board",
+            "Finish zone",
+            "The game ends when someone reaches the track's length minus this many spaces.",
+        ),
+        "shuffle_deck": (
+            "Environment",
+            "Shuffle the environment cards",
+            "Off: the cards come in the order listed.",
+        ),
+        "environment_deck": (
+            "Environment",
+            "Environment cards",
+            "Cards as direction:ozone, separated by commas (direction 5: no drift).",
+        ),
+    },
+    server=("urserver_charset", "max_games"),
+    choice_labels={"board_layout": {"A": "A", "B": "B (A turned around)"}},
+)

@@ -24,7 +24,7 @@ is merged with an equal node already built, found through a register keyed by th
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 SEPARATOR = 26
@@ -123,9 +123,13 @@ def gaddag_strings(words: Iterable[str]) -> list[bytes]:
     return out
 
 
-def build_gaddag(words: Iterable[str]) -> Gaddag:
-    """Build the minimal GADDAG of ``words`` (upper-case A-Z, length 2..15, any order)."""
+def build_gaddag(words: Iterable[str], progress: Callable[[float], None] | None = None) -> Gaddag:
+    """Build the minimal GADDAG of ``words`` (upper-case A-Z, length 2..15, any order).
+
+    ``progress`` (optional) is told the fraction done, 0.0 to 1.0, about a hundred times: the
+    build of a big list takes seconds, and whoever waits for it should see it move."""
     strings = gaddag_strings(words)
+    report_every = max(1, len(strings) // 100)
     masks = array("I")
     accepts = array("I")
     bases = array("I")
@@ -164,7 +168,9 @@ def build_gaddag(words: Iterable[str]) -> Gaddag:
             path_kids[-1].append(node)
 
     previous = b""
-    for text in strings:
+    for index, text in enumerate(strings):
+        if progress is not None and index % report_every == 0:
+            progress(index / len(strings))
         common = 0
         limit = min(len(previous), len(text))
         while common < limit and previous[common] == text[common]:
@@ -179,4 +185,6 @@ def build_gaddag(words: Iterable[str]) -> Gaddag:
         previous = text
     shrink_path(0)
     root = freeze(path_final[0], path_letters[0], path_kids[0])
+    if progress is not None:
+        progress(1.0)
     return Gaddag(masks, accepts, bases, children, root)

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import unicodedata
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
 from pathlib import Path
 
@@ -151,8 +151,10 @@ class Lexicon:
         cache_dir: str | os.PathLike[str] | None = None,
         *,
         use_cache: bool = True,
+        progress: Callable[[float], None] | None = None,
     ) -> Lexicon:
         """Load a bundled list by name, or a word file by path, using the GADDAG cache.
+        ``progress`` follows a build (see :func:`build_gaddag`); a cache hit does not call it.
 
         ``cache_dir`` defaults to :func:`default_cache_dir`. A cache that cannot be written (read-only
         home, full disk) only costs the build time of the next start.
@@ -176,11 +178,30 @@ class Lexicon:
             if cached is not None:
                 gaddag, keys = cached
                 return cls(label, gaddag, AnagramIndex(keys), len(words), digest)
-        gaddag = build_gaddag(words)
+        gaddag = build_gaddag(words, progress)
         keys = build_anagram_keys(words)
         if use_cache:
             write_cache(cache_file, gaddag, keys, len(words))
         return cls(label, gaddag, AnagramIndex(keys), len(words), digest)
+
+    @staticmethod
+    def cache_file(
+        name_or_path: str | os.PathLike[str], cache_dir: str | os.PathLike[str] | None = None
+    ) -> Path:
+        """Where the GADDAG cache of this list lives (reads the list to know its digest).
+
+        Raises:
+            FileNotFoundError: as :meth:`load`.
+        """
+        label = os.fspath(name_or_path)
+        if label in BUNDLED:
+            words = read_bundled_words(label)
+        else:
+            path = Path(label)
+            if not path.is_file():
+                raise FileNotFoundError(f"no bundled word list or file named {label!r}")
+            words = normalise_words(_read_lines(path))
+        return Path(cache_dir or default_cache_dir()) / f"gaddag-{_digest(words)[:32]}.bin"
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and self.gaddag.contains(word)

@@ -201,3 +201,47 @@ def shared_lexicon(dictionary: str) -> Lexicon:
             raise ConfigError(f"words.dictionary: the word list {dictionary!r} cannot be read") from None
         _SHARED[key] = lexicon
     return lexicon
+
+
+SCHEMA.present(
+    {
+        "preset": ("Game", "Game", "What to play, and in which language."),
+        "mode": ("Game", "Mode", "Overrides the game's mode (empty: as chosen above)."),
+        "letters": ("Game", "Letters", "Overrides the game's letter set (empty: as chosen above)."),
+        "max_players": ("Table", "Seats", "Players who can sit down (Scrabble: at most 4)."),
+        "join_after_start": ("Table", "Late joiners", "Players may join a running game (never in Scrabble)."),
+        "time_per_turn": ("Timing", "Seconds per turn", "Time to find a move."),
+        "grace_s": ("Timing", "Extra seconds", "After the time is up, the seconds left to send a move."),
+        "pause_s": ("Timing", "Pause between turns", "Seconds between two turns (Duplicate, Scrabble)."),
+        "end_turn_when_all_moved": (
+            "Timing",
+            "End the turn when everyone has played",
+            "Duplicate: close the turn early.",
+        ),
+        "rounds": ("Boggle", "Rounds", "Boggle rounds (0: five)."),
+        "solo_bonus": ("Duplicate", "Solo bonus", "Points for the one strictly best valid move (0: none)."),
+        "solo_min_players": (
+            "Duplicate",
+            "Players for a solo",
+            "Players needed before the solo bonus counts.",
+        ),
+    },
+    server=("dictionary", "boggle_words_max"),
+    choice_labels={
+        "preset": {
+            "fr": "Duplicate (French)",
+            "DupEN": "Duplicate (English)",
+            "ScrEN": "Scrabble (English)",
+            "ScrFR": "Scrabble (French)",
+            "BogEN": "Boggle (English)",
+            "BogFR": "Boggle (French)",
+        },
+        "mode": {
+            "": "As the game says",
+            "duplicate": "Duplicate",
+            "scrabble": "Scrabble",
+            "boggle": "Boggle",
+        },
+        "letters": {"": "As the game says", "EN": "English", "FR": "French"},
+    },
+)

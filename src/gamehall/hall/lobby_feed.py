@@ -1,0 +1,187 @@
+"""The live lobby: room created / changed / closed, pushed to every watching connection, and
+the same moments logged at INFO for the host.
+
+Rooms tell the feed when something happened (:meth:`LobbyFeed.touched`, on every published
+event but chat); the feed collects the rooms touched during one loop turn and, once the
+outermost hall call has returned (a ``call_later(0)`` on the hall's clock, as every delivery
+leaves), compares each room's lobby-visible facts with what it last sent. Only a real change
+(seats, away flags, spectators, status, title) reaches the watchers, so a game's hundreds of
+moves cost one cheap comparison per loop turn, not a message each.
+
+Why a push: a polled lobby shows a new room seconds late and costs every browser a request
+every few seconds whether anything changed or not.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from gamehall.protocols._core import Cancellable, Clock, LobbyWatcher, RoomInfo
+from gamehall.rules._core import JSON
+
+if TYPE_CHECKING:
+    from gamehall.hall.room import Room
+
+log = logging.getLogger("gamehall.hall")
+
+_Signature = tuple[object, ...]
+
+
+def _signature(info: RoomInfo) -> _Signature:
+    """What the lobby shows of a room, for change detection."""
+    return (
+        info.title,
+        tuple(sorted(info.seats.items())),
+        tuple(sorted(info.away)),
+        info.spectators,
+        info.started,
+        info.finished,
+        info.operator,
+        info.max_seats,
+    )
+
+
+class LobbyFeed:
+    """Pushes room changes to lobby watchers and logs room lifecycles (module docstring)."""
+
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+        self._watchers: dict[int, LobbyWatcher] = {}
+        self._ids = itertools.count(1)
+        self._dirty: dict[str, Room] = {}
+        self._pending: list[tuple[str, Room | RoomInfo]] = []  # created (live) / closed (last state)
+        self._sent: dict[str, _Signature] = {}
+        self._started: set[str] = set()
+        self._flush_handle: Cancellable | None = None
+        self.preparing: dict[str, JSON] | None = None
+        """What the server is preparing right now (a dictionary on the first start), if anything."""
+
+    # ---------------------------------------------------------------- watchers
+
+    def watch(self, watcher: LobbyWatcher) -> Callable[[], None]:
+        """Start pushing to ``watcher``; returns the function that stops it (idempotent)."""
+        key = next(self._ids)
+        self._watchers[key] = watcher
+        if self.preparing is not None:
+            watcher.preparing_changed(self.preparing)
+
+        def unwatch() -> None:
+            self._watchers.pop(key, None)
+
+        return unwatch
+
+    @property
+    def watcher_count(self) -> int:
+        return len(self._watchers)
+
+    # ---------------------------------------------------------------- what rooms report
+
+    def added(self, room: Room, *, restored: bool = False) -> None:
+        """A room entered the directory (created, or rebuilt after a restart)."""
+        info = room.info()
+        self._sent[room.room_id] = _signature(info)
+        if info.started:
+            self._started.add(room.room_id)
+        if restored:
+            log.info(
+                "room %s (%s) resumed after a restart: %s, seats %s",
+                room.room_id,
+                info.game,
+                "playing" if info.started else "waiting",
+                ", ".join(info.seats.values()) or "none",
+            )
+        else:
+            log.info("room %s (%s) created by %s: %r", room.room_id, info.game, info.operator, info.title)
+        self._pending.append(("created", room))
+        self._schedule()
+
+    def touched(self, room: Room) -> None:
+        """Something happened in ``room`` that may show in the lobby; checked on the next turn."""
+        if room.closed:
+            return
+        self._dirty[room.room_id] = room
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self._flush_handle is None:
+            self._flush_handle = self._clock.call_later(0.0, self.flush)
+
+    def removed(self, room: Room) -> None:
+        """A room left the directory (finished, aborted, closed by an operator, shut down)."""
+        self._dirty.pop(room.room_id, None)
+        self._sent.pop(room.room_id, None)
+        was_started = room.room_id in self._started
+        self._started.discard(room.room_id)
+        info = room.info()
+        outcome = room.state.outcome() if room.state.finished else None
+        if outcome is not None:
+            log.info(
+                "room %s (%s) finished: %s, scores %s",
+                room.room_id,
+                info.game,
+                outcome.termination.value,
+                {outcome.names.get(seat, str(seat)): score for seat, score in outcome.scores.items()},
+            )
+        else:
+            log.info(
+                "room %s (%s) closed %s",
+                room.room_id,
+                info.game,
+                "during play" if was_started else "before play",
+            )
+        self._pending.append(("closed", info))
+        self._schedule()
+
+    def set_preparing(self, state: dict[str, JSON] | None) -> None:
+        """The server started (a dict: ``what``, ``text``, ``progress``, ``games``) or finished
+        (``None``) preparing something people may be waiting for; every watcher is told now."""
+        self.preparing = state
+        for watcher in list(self._watchers.values()):
+            try:
+                watcher.preparing_changed(state)
+            except Exception:
+                log.exception("lobby watcher failed on preparing")
+
+    # ---------------------------------------------------------------- the push
+
+    def flush(self) -> None:
+        """Send what changed in the rooms touched since the last flush."""
+        self._flush_handle = None
+        pending, self._pending = self._pending, []
+        for change, subject in pending:
+            info = subject if isinstance(subject, RoomInfo) else subject.info()
+            if change == "created":
+                self._sent[info.room_id] = _signature(info)
+            self._tell(change, info)
+        dirty, self._dirty = self._dirty, {}
+        for room_id, room in dirty.items():
+            if room.closed:
+                continue
+            started = room.state.started
+            if started and room_id not in self._started:
+                self._started.add(room_id)
+                log.info(
+                    "room %s (%s) started: %s",
+                    room_id,
+                    room.game_type.game_id,
+                    ", ".join(room.state.seat_names().values()),
+                )
+            if not self._watchers:
+                self._sent.pop(room_id, None)  # recomputed when somebody watches again
+                continue
+            info = room.info()
+            signature = _signature(info)
+            if self._sent.get(room_id) == signature:
+                continue
+            self._sent[room_id] = signature
+            self._tell("changed", info)
+
+    def _tell(self, change: str, info: RoomInfo) -> None:
+        for watcher in list(self._watchers.values()):
+            try:
+                watcher.lobby_changed(change, info)
+            except Exception:  # one broken connection must not cost the others their lobby
+                log.exception("lobby watcher failed on %s %s", change, info.room_id)
