@@ -85,9 +85,9 @@ def connection_limits(
     )
 
 
-KDF_WORKERS = 2
-"""Threads for password hashes (scrypt): enough to keep logins flowing, few enough that a login
-storm cannot take every core from the loop; more requests queue."""
+KDF_WORKERS = 1
+"""Threads for password hashes (scrypt). One: a login storm cannot take more than one core from
+the loop, and logins finish in the order they arrived (first come, first seated)."""
 
 
 def _dialogue_module(protocol: str, module_name: str) -> ModuleType | None:
