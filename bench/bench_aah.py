@@ -67,7 +67,7 @@ MAX_DURATION_S = 60.0
 JOIN_BATCH = 12
 """Bots joining at once: a larger batch can keep the server busy past the 1.5 s META grace."""
 SERVER_LIMITS = {
-    # the per-connection input flood guard (50/s) would cut the saturating PING clients off
+    # the per-connection input budget (500/s) would throttle the saturating PING clients
     "GAMEHALL_RATE_LIMIT_PER_S": "1000000",
     "GAMEHALL_RATE_LIMIT_BURST": "1000000",
     "GAMEHALL_MAX_CONNECTIONS": "19000",
