@@ -67,7 +67,7 @@ MAX_DURATION_S = 60.0
 JOIN_BATCH = 12
 """Bots joining at once: a larger batch can keep the server busy past the 1.5 s META grace."""
 SERVER_LIMITS = {
-    # the per-connection input flood guard (50/s) would cut the saturating PING clients off
+    # the per-connection input budget (500/s) would throttle the saturating PING clients
     "GAMEHALL_RATE_LIMIT_PER_S": "1000000",
     "GAMEHALL_RATE_LIMIT_BURST": "1000000",
     "GAMEHALL_MAX_CONNECTIONS": "19000",
@@ -340,13 +340,15 @@ def run_games_part(tables: int, args: argparse.Namespace) -> None:
     """Part 1 for one table count: echo, server PING, then the games."""
     connections = tables * SEATS_PER_TABLE
     duration = min(args.duration, MAX_DURATION_S)
-    with echo_server(duration + QUIET_WAIT_S[0] + 60, core=SERVER_CORE if args.pin else None) as echo:
-        baseline = round_trips(echo, connections, duration, "echo (raw uvloop)")
+    transport_s = min(args.transport_duration or duration, MAX_DURATION_S)
+    with echo_server(transport_s + QUIET_WAIT_S[0] + 60, core=SERVER_CORE if args.pin else None) as echo:
+        baseline = round_trips(echo, connections, transport_s, "echo (raw uvloop)")
     settings = game_settings(tables, args.aplimit)
     gc_log = str(Path(tempfile.mkdtemp(prefix="gamehall-bench-gc-")) / "gc.log")
     core = SERVER_CORE if args.pin else None
-    with gamehall_server(settings, core=core, environ=SERVER_LIMITS, gc_log=gc_log) as server:
-        ping = round_trips(server, connections, duration, "gamehall PING -> PONG")
+    environ = server_environ(args.server_src)
+    with gamehall_server(settings, core=core, environ=environ, gc_log=gc_log) as server:
+        ping = round_trips(server, connections, transport_s, "gamehall PING -> PONG")
         clients = args.clients or 1
         run = play_games(
             server,
@@ -430,6 +432,40 @@ def run_idle_part(args: argparse.Namespace) -> None:
     print()
 
 
+# ---- joins with many tables open, memory per seat ----------------------------------------------
+
+
+def server_environ(src: str | None) -> dict[str, str]:
+    """The server limits, and ``PYTHONPATH`` to run the server from another source tree."""
+    environ = dict(SERVER_LIMITS)
+    if src:
+        environ["PYTHONPATH"] = str(Path(src).resolve())
+    return environ
+
+
+def run_joins_part(args: argparse.Namespace) -> None:
+    """Part 4: joins per second with ``--join-tables`` tables open, and RSS per joined seat,
+    for this tree and (``--baseline-src``) a baseline tree in the same run."""
+    from _joins import LOBBY, format_join_rows, join_run
+
+    core = SERVER_CORE if args.pin else None
+    tables = min(args.join_tables, MAX_TABLES - 10)
+    trees = [("this tree", None)]
+    if args.baseline_src:
+        trees.insert(0, (f"baseline {args.baseline_name}", args.baseline_src))
+    rows = []
+    for what, src in trees:
+        settle = wait_for_quiet(QUIET_WAIT_S[0])
+        print(f"  ({what}: machine busy {settle:.0%} of a core outside this bench before the run)")
+
+        def start(src: str | None = src) -> Any:
+            return gamehall_server(LOBBY, core=core, environ=server_environ(src))
+
+        rows.append(join_run(start, tables, args.join_timed, what))
+    print(format_join_rows(rows, tables))
+    print()
+
+
 # ---- profile ---------------------------------------------------------------------------------
 
 
@@ -463,9 +499,15 @@ def run_profile_part(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--parts", default="games,idle", help="games,idle,profile (comma-separated)")
+    parser.add_argument("--parts", default="games,idle", help="games,idle,profile,joins (comma-separated)")
     parser.add_argument("--tables", default="10,100,1000", help="concurrent table counts (max 1000)")
     parser.add_argument("--duration", type=float, default=10.0, help="measured seconds per run (max 60)")
+    parser.add_argument(
+        "--transport-duration",
+        type=float,
+        default=0.0,
+        help="seconds of the echo and PING rows (default: --duration)",
+    )
     parser.add_argument("--warmup", type=float, default=4.0, help="seconds of play before measuring")
     parser.add_argument("--clients", type=int, default=1, help="bot worker processes")
     parser.add_argument(
@@ -484,6 +526,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=str(Path(tempfile.gettempdir()) / "gamehall-aah.prof"),
         help="cProfile output of the profile part",
     )
+    parser.add_argument("--join-tables", type=int, default=800, help="open tables in the joins part")
+    parser.add_argument("--join-timed", type=int, default=570, help="joins timed in the joins part")
+    parser.add_argument(
+        "--baseline-src", default=None, help="a source tree (its src/) run as the joins part's baseline"
+    )
+    parser.add_argument("--baseline-name", default="main", help="what the baseline tree is, for the table")
+    parser.add_argument("--server-src", default=None, help="run the games part's server from this src/ tree")
     parser.add_argument("--profile-tables", type=int, default=300, help="tables in the profile run")
     parser.add_argument("--profile-top", type=int, default=25, help="functions listed per sort")
     args = parser.parse_args(argv)
@@ -506,6 +555,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         run_idle_part(args)
     if "profile" in parts:
         run_profile_part(args)
+    if "joins" in parts:
+        run_joins_part(args)
 
 
 if __name__ == "__main__":

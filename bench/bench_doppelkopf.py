@@ -226,7 +226,7 @@ def cg_server() -> Iterator[tuple[subprocess.Popen[bytes], int]]:
         ]
         command += ["--cg-port", str(port), "--aah-port", "0", "--mrjack-port", "0", "--urserver-port", "0"]
         command += ["--web-port", "0", "--log-level", "WARNING"]
-        # bots answer at machine speed: lift the per-connection rate limit (50/s) that guards humans
+        # bots answer at machine speed: lift the per-connection input budget (500/s, a throttle)
         command += ["--rate-limit-per-s", "1000000", "--rate-limit-burst", "1000000"]
         command += ["--set", "doppelkopf.deal_interval_s=0", "--set", "doppelkopf.trick_close_delay_s=0"]
         env = {k: v for k, v in os.environ.items() if not k.startswith("GAMEHALL_")}

@@ -68,7 +68,7 @@ TCP_TIMEOUT_S = 300.0
 SERVER_FLAGS = [
     # only the Mr. Jack listener: never fight another process for the default ports
     "--aah-port", "0", "--cg-port", "0", "--urserver-port", "0", "--web-port", "0",
-    # bots at think time 0 send far more than the per-connection flood guard (50/s) allows
+    # bots at think time 0 would be throttled by the per-connection input budget (500/s)
     "--rate-limit-per-s", "1000000", "--rate-limit-burst", "1000000",
     "--log-level", "WARNING",
 ]  # fmt: skip

@@ -223,7 +223,7 @@ def urserver(max_games: int) -> Iterator[ChildServer]:
     with tempfile.TemporaryDirectory(prefix="gamehall-bench-ursuppe-") as tmp:
         command = [sys.executable, "-m", "gamehall.cli", "serve", "--bind", LOOPBACK]
         command += ["--db", str(Path(tmp) / "bench.db"), "--urserver-port", str(port), *flags]
-        # bots at full speed send far more than the per-connection flood guard (50/s) allows
+        # bots at full speed would be throttled by the per-connection input budget (500/s)
         command += [
             "--rate-limit-per-s",
             "1000000",

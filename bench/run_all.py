@@ -46,6 +46,7 @@ MODEST: dict[str, list[str]] = {
     "bench_mrjack.py": ["--games", "50", "--pairs", "1,10", "--games-per-pair", "2"],
     "bench_ursuppe.py": ["--games", "30", "--tables", "1,4", "--games-per-table", "1"],
     "bench_words.py": ["--games", "5", "--rounds", "50"],
+    "bench_flood.py": ["--seconds", "3", "--tables", "2"],
 }
 """Arguments per script for a quick run (bench_echo_baseline first: it is the reference)."""
 

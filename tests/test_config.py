@@ -130,8 +130,8 @@ def test_without_any_source_the_documented_defaults_apply() -> None:
     assert (config.idle_timeout_s, config.max_connections) == (300.0, 20_000)
     assert (config.out_queue_limit_bytes, config.rate_limit_per_s, config.rate_limit_burst) == (
         1 << 20,
-        50.0,
-        100,
+        500.0,
+        1000,
     )
     assert config.config_file is None
 

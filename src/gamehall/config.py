@@ -16,8 +16,10 @@ Four sources, each overriding the one before it:
        idle_timeout_s = 300
        max_connections = 20000
        out_queue_limit_bytes = 1048576
-       rate_limit_per_s = 50
-       rate_limit_burst = 100
+       rate_limit_per_s = 500
+       rate_limit_burst = 1000
+       gc_freeze_s = 5        # collector: freeze survivors this often (0 = only at start)
+       gc_reclaim_s = 900     # collector: unfreeze and collect everything this often (0 = never)
        operator_token = "a long random string"   # the host console (/host); off without it
 
        [ports]            # 0 switches a listener off
@@ -103,7 +105,8 @@ class ServerConfig:
     (the schema's defaults with the configured overrides applied), ready to be the ``base`` of
     ``ConfigSchema.validate`` when a room is created. ``config_file`` is the TOML file that was
     read, if any. The rate limit is a token bucket per connection: ``rate_limit_per_s``
-    messages per second sustained, bursts of up to ``rate_limit_burst``.
+    messages per second sustained, bursts of up to ``rate_limit_burst``; past it the server
+    stops reading the connection until the bucket refills (a throttle, never a disconnect).
     """
 
     bind: str = "0.0.0.0"
@@ -117,8 +120,10 @@ class ServerConfig:
     idle_timeout_s: float = 300.0
     max_connections: int = 20_000
     out_queue_limit_bytes: int = 1 << 20
-    rate_limit_per_s: float = 50.0
-    rate_limit_burst: int = 100
+    rate_limit_per_s: float = 500.0
+    rate_limit_burst: int = 1000
+    gc_freeze_s: float = 5.0
+    gc_reclaim_s: float = 900.0
     operator_token: str | None = None
     """The host console's token (``/host``); ``None``: the console is off."""
     config_file: str | None = None
@@ -200,6 +205,8 @@ _OPTIONS: dict[str, _Option] = {
         _Option("out_queue_limit_bytes", "int", low=1024),
         _Option("rate_limit_per_s", "float", low=1),
         _Option("rate_limit_burst", "int", low=1),
+        _Option("gc_freeze_s", "float", low=0),
+        _Option("gc_reclaim_s", "float", low=0),
         _Option("operator_token", "secret"),
     )
 }
@@ -500,9 +507,9 @@ def add_server_arguments(parser: argparse.ArgumentParser, listeners: Iterable[st
     group.add_argument("--max-connections", type=int, metavar="N", help="default 20000")
     group.add_argument("--out-queue-limit-bytes", type=int, metavar="N", help="default 1 MiB")
     group.add_argument(
-        "--rate-limit-per-s", type=float, metavar="N", help="messages/s sustained (default 50)"
+        "--rate-limit-per-s", type=float, metavar="N", help="messages/s before reading pauses (default 500)"
     )
-    group.add_argument("--rate-limit-burst", type=int, metavar="N", help="message burst (default 100)")
+    group.add_argument("--rate-limit-burst", type=int, metavar="N", help="message burst (default 1000)")
     group.add_argument(
         "--operator-token",
         metavar="TOKEN",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
 from collections.abc import AsyncIterator
@@ -10,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 from server_echo import EchoServer, start_echo_server
 
-from gamehall.server.limits import ConnectionLimits, TokenBucket
+from gamehall.server.limits import INPUTS_PER_TURN, ConnectionLimits, TokenBucket
 
 
 @pytest.fixture
@@ -71,6 +72,8 @@ async def test_dialogue_exception_closes_that_connection_only(
     assert await good_reader.readline() == b"still here\n"
     bad_id = echo.connections[0].connection_id
     assert any(bad_id in record.getMessage() and record.exc_info for record in caplog.records)
+    bad_writer.close()  # our side half-closed first (lingering close); the peer ends it
+    await echo.wait_lost(echo.dialogues[0])
     assert echo.metrics.errors.value("echo") == 1
     assert echo.metrics.disconnects.value("echo", "dialogue_error") == 1
     for writer in (bad_writer, good_writer):
@@ -119,13 +122,15 @@ async def test_slow_consumer_is_cut_off_while_a_fast_one_gets_everything() -> No
 async def test_idle_connection_is_closed_and_an_active_one_is_not() -> None:
     echo = await start_echo_server(ConnectionLimits(idle_timeout_s=0.4))
     try:
-        idle_reader, _idle_writer = await _connect(echo.port)
+        idle_reader, idle_writer = await _connect(echo.port)
         active_reader, active_writer = await _connect(echo.port)
         for _ in range(16):  # 0.8 s of activity, twice the idle timeout
             active_writer.write(b"echo ping\n")
             assert await active_reader.readline() == b"ping\n"
             await asyncio.sleep(0.05)
         assert await asyncio.wait_for(idle_reader.read(), 1) == b""
+        idle_writer.close()  # our FIN came first (lingering close); the peer ends it
+        await echo.wait_lost(echo.dialogues[0])
         assert echo.metrics.disconnects.value("echo", "idle") == 1
         assert echo.dialogues[1].lost == 0
         active_writer.close()
@@ -133,25 +138,95 @@ async def test_idle_connection_is_closed_and_an_active_one_is_not() -> None:
         await echo.close()
 
 
-async def test_input_flood_is_cut_off() -> None:
-    echo = await start_echo_server(ConnectionLimits(rate_per_s=5, rate_burst=5))
+async def test_a_fast_client_is_throttled_never_cut_and_loses_nothing() -> None:
+    """Issue 10: one write per command, far over the input budget: reading pauses (TCP
+    back-pressure), every command is answered in order, the connection stays."""
+    echo = await start_echo_server(ConnectionLimits(rate_per_s=100, rate_burst=10))
     try:
-        _reader, writer = await _connect(echo.port)
+        reader, writer = await _connect(echo.port)
         await echo.wait_for_dialogues(1)
-        for _ in range(60):
-            if echo.dialogues[0].lost:
-                break
-            writer.write(b"echo x\n")
-            await writer.drain()
-            await asyncio.sleep(0.01)
-        await echo.wait_lost(echo.dialogues[0])
-        assert echo.metrics.disconnects.value("echo", "rate_limited") == 1
-        assert echo.metrics.errors.value("echo") == 1
-        # the dialogue saw the burst and little more: never the whole flood
-        assert len(echo.dialogues[0].received) <= 20
+        count = 150
+
+        async def send_all() -> None:
+            for index in range(count):
+                writer.write(f"echo {index}\n".encode())
+                await writer.drain()
+                if index % 3 == 0:
+                    await asyncio.sleep(0.01)  # about 300 commands/s
+
+        sending = asyncio.create_task(send_all())
+        answers = [await asyncio.wait_for(reader.readline(), 5) for _ in range(count)]
+        await sending
+        assert answers == [f"{index}\n".encode() for index in range(count)]
+        assert echo.dialogues[0].lost == 0
+        assert echo.connections[0].read_pauses > 0  # it was throttled, not cut
+        assert echo.metrics.disconnects.value("echo", "rate_limited") == 0
         writer.close()
     finally:
         await echo.close()
+
+
+async def test_many_commands_in_one_write_are_handled_a_few_per_loop_turn(echo: EchoServer) -> None:
+    reader, writer = await _connect(echo.port)
+    await echo.wait_for_dialogues(1)
+    limits: list[int] = []
+    dialogue = echo.dialogues[0]
+    handle = dialogue.handle_buffered
+
+    def recording(limit: int) -> int:
+        limits.append(limit)
+        return handle(limit)
+
+    dialogue.handle_buffered = recording  # type: ignore[method-assign]
+    writer.write(b"".join(f"echo {index}\n".encode() for index in range(3000)))
+    answers = [await asyncio.wait_for(reader.readline(), 5) for _ in range(3000)]
+    assert answers == [f"{index}\n".encode() for index in range(3000)]
+    assert max(limits) <= INPUTS_PER_TURN
+    assert dialogue.lost == 0
+    writer.close()
+
+
+async def test_input_before_a_half_close_is_still_handled(echo: EchoServer) -> None:
+    reader, writer = await _connect(echo.port)
+    writer.write(b"".join(f"echo {index}\n".encode() for index in range(500)))
+    writer.write_eof()
+    data = await asyncio.wait_for(reader.read(), 5)  # every answer, then the server's EOF
+    assert data.split(b"\n")[:-1] == [str(index).encode() for index in range(500)]
+    writer.close()
+
+
+async def test_offloaded_work_is_answered_in_order(echo: EchoServer) -> None:
+    reader, writer = await _connect(echo.port)
+    writer.write(b"hash abc\necho after\n")
+    assert await asyncio.wait_for(reader.readline(), 5) == b"ABC\n"
+    assert await asyncio.wait_for(reader.readline(), 5) == b"after\n"
+    writer.close()
+
+
+async def test_input_that_cannot_be_valid_gets_the_error_before_the_close(echo: EchoServer) -> None:
+    """A 10 MB line without newline: the dialogue's error arrives, then a clean EOF, although
+    the client is still sending (a plain close would reset the connection and lose the
+    error); a bystander is served throughout."""
+    reader, writer = await _connect(echo.port)
+    bystander_reader, bystander_writer = await _connect(echo.port)
+
+    async def flood() -> None:
+        with contextlib.suppress(ConnectionError):
+            for _ in range(160):
+                writer.write(b"x" * 65536)
+                await writer.drain()
+
+    flooding = asyncio.create_task(flood())
+    for index in range(20):
+        bystander_writer.write(f"echo {index}\n".encode())
+        assert await asyncio.wait_for(bystander_reader.readline(), 5) == f"{index}\n".encode()
+    assert await asyncio.wait_for(reader.readline(), 10) == b"error: line too long\n"
+    assert await asyncio.wait_for(reader.read(), 10) == b""
+    flooding.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await flooding
+    for closing in (writer, bystander_writer):
+        closing.close()
 
 
 async def test_keepalive_options_on_accepted_sockets(echo: EchoServer) -> None:
@@ -228,6 +303,35 @@ def test_batching_and_keepalive_under_uvloop() -> None:
             assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
             if hasattr(socket, "TCP_KEEPIDLE"):
                 assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 20
+            writer.close()
+        finally:
+            await echo.close()
+
+    uvloop.run(scenario())
+
+
+def test_token_bucket_spends_into_debt_and_says_how_long_to_wait() -> None:
+    bucket = TokenBucket(rate=100, burst=100, now=0.0)
+    bucket.spend(0.0, 300)  # bytes already read are paid for, even beyond the balance
+    assert bucket.available(0.0) == -200
+    assert bucket.wait(0.0, 0.0) == pytest.approx(2.0)
+    assert bucket.wait(2.0, 0.0) == 0.0
+
+
+def test_throttling_and_lingering_close_under_uvloop() -> None:
+    """The same pacing on uvloop's transports (pause_reading, write_eof)."""
+    uvloop = pytest.importorskip("uvloop")
+
+    async def scenario() -> None:
+        echo = await start_echo_server(ConnectionLimits(rate_per_s=200, rate_burst=5))
+        try:
+            reader, writer = await _connect(echo.port)
+            writer.write(b"".join(f"echo {index}\n".encode() for index in range(100)))
+            answers = [await asyncio.wait_for(reader.readline(), 5) for _ in range(100)]
+            assert answers[-1] == b"99\n"
+            assert echo.connections[0].read_pauses > 0
+            writer.write(b"bye\n" + b"ignored\n" * 1000)
+            assert await asyncio.wait_for(reader.read(), 5) == b"bye\n"
             writer.close()
         finally:
             await echo.close()

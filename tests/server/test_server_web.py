@@ -8,6 +8,7 @@ import logging
 import os
 import re
 import socket
+import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from gamehall.server.limits import ConnectionLimits
 from gamehall.server.metrics import ServerMetrics
 from gamehall.server.tracker import ConnectionTracker
 from gamehall.server.web import WebContext, build_web_app
-from gamehall.server.websocket import TextDialogue
+from gamehall.server.websocket import Offload, TextDialogue
 from gamehall.store.base import LogEntry
 from gamehall.store.memory import MemoryStore
 
@@ -59,11 +60,16 @@ class ShoutingDialogue:
         self.send_text = send_text
         self.close = close
         self.lost = 0
+        self.offload: Offload = lambda work, done: done(work())
         ShoutingDialogue.instances.append(self)
 
     def text_received(self, text: str) -> None:
         if text == "boom":
             raise RuntimeError("dialogue bug")
+        if text.startswith("slow "):  # work for a worker thread; answered before what follows
+            word = text.split()[1]
+            self.offload(lambda: threading.current_thread().name + ":" + word.upper(), self.send_text)
+            return
         if text.startswith("flood "):
             self._flood(int(text.split()[1]))
             return
@@ -96,8 +102,12 @@ def make_context(tmp_path: Path, limits: ConnectionLimits | None = None) -> WebC
     (static / "app.js").write_text("console.log('hi')")
     (tmp_path / "secret.txt").write_text("not served")
 
-    def factory(send_text: Callable[[str], None], close: Callable[[], None]) -> TextDialogue:
-        return ShoutingDialogue(send_text, close)
+    def factory(
+        send_text: Callable[[str], None], close: Callable[[], None], offload: Offload
+    ) -> TextDialogue:
+        dialogue = ShoutingDialogue(send_text, close)
+        dialogue.offload = offload
+        return dialogue
 
     metrics = ServerMetrics()
     metrics.add_protocol("web")
@@ -300,21 +310,32 @@ async def test_dialogue_exception_closes_that_socket_only(
     await good.close()
 
 
-async def test_websocket_flood_is_cut_off(tmp_path: Path) -> None:
-    context = make_context(tmp_path, ConnectionLimits(rate_per_s=1, rate_burst=3))
+async def test_a_websocket_flood_is_throttled_never_cut(tmp_path: Path) -> None:
+    """Issue 10: over the input budget the server waits before reading on; every message is
+    answered in order and the socket stays open."""
+    context = make_context(tmp_path, ConnectionLimits(rate_per_s=50, rate_burst=3))
     async with TestClient(TestServer(build_web_app(context), host="127.0.0.1")) as test_client:
         ws = await test_client.ws_connect("/ws")
-        for index in range(10):
+        for index in range(20):
             await ws.send_str(f"m{index}")
-        replies = []
-        while True:
-            message = await ws.receive()
-            if message.type is not WSMsgType.TEXT:
-                break
-            replies.append(message.data)
-        assert replies == ["M0", "M1", "M2"]
-        assert message.type is WSMsgType.CLOSE and message.data == WSCloseCode.POLICY_VIOLATION
-        await _until(lambda: context.metrics.disconnects.value("web", "rate_limited") == 1)
+        replies = [(await asyncio.wait_for(ws.receive(), 5)).data for _ in range(20)]
+        assert replies == [f"M{index}" for index in range(20)]
+        await ws.send_str("still open")
+        assert (await asyncio.wait_for(ws.receive(), 5)).data == "STILL OPEN"
+        assert context.metrics.disconnects.value("web", "rate_limited") == 0
+        await ws.close()
+
+
+async def test_offloaded_work_runs_in_a_thread_and_is_answered_in_order(tmp_path: Path) -> None:
+    context = make_context(tmp_path)
+    async with TestClient(TestServer(build_web_app(context), host="127.0.0.1")) as test_client:
+        ws = await test_client.ws_connect("/ws")
+        await ws.send_str("slow abc")
+        await ws.send_str("after")
+        first = (await asyncio.wait_for(ws.receive(), 5)).data
+        assert first.endswith(":ABC") and not first.startswith("MainThread")
+        assert (await asyncio.wait_for(ws.receive(), 5)).data == "AFTER"
+        await ws.close()
 
 
 async def test_websocket_slow_consumer_is_cut_off(tmp_path: Path) -> None:

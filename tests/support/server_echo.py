@@ -6,6 +6,7 @@ of :class:`gamehall.server.connection.TcpConnection` from a real socket:
 - ``echo X``   -> sends ``X\\n``
 - ``burst N``  -> sends ``N`` frames ``i\\n`` in one go (one loop iteration)
 - ``boom``     -> raises (a dialogue bug)
+- ``hash X``   -> ``X`` upper-cased, computed through ``wire.offload`` (a worker thread)
 - ``bye``      -> sends ``bye\\n`` then closes the wire
 """
 
@@ -31,14 +32,30 @@ class EchoDialogue:
         self.wire = wire
         self.buffer = b""
         self.received: list[bytes] = []
+        self.handled = 0
+        self.waiting = False
         self.lost = 0
 
     def data_received(self, data: bytes) -> None:
+        self.receive_data(data)
+        self.handle_buffered(1 << 62)
+
+    def receive_data(self, data: bytes) -> None:
         self.received.append(data)
         self.buffer += data
-        while b"\n" in self.buffer:
+        if len(self.buffer) > 1 << 20 and b"\n" not in self.buffer:  # memory bound: cannot be valid
+            self.buffer = b""
+            self.wire.send(b"error: line too long\n")
+            self.wire.close()
+
+    def handle_buffered(self, limit: int) -> int:
+        handled = 0
+        while handled < limit and not self.waiting and b"\n" in self.buffer:
             line, self.buffer = self.buffer.split(b"\n", 1)
-            self._command(line.decode())
+            handled += 1
+            self.handled += 1
+            self._command(line.decode(errors="replace"))
+        return handled
 
     def _command(self, line: str) -> None:
         verb, _, rest = line.partition(" ")
@@ -49,6 +66,14 @@ class EchoDialogue:
                 self.wire.send(f"{index}\n".encode())
         elif verb == "boom":
             raise DialogueBug("the dialogue has a bug")
+        elif verb == "hash":  # slow work, off the loop, answered later; input waits for it
+            self.waiting = True
+
+            def done(result: str) -> None:
+                self.waiting = False
+                self.wire.send(f"{result}\n".encode())
+
+            self.wire.offload(lambda: rest.upper(), done)  # type: ignore[attr-defined]
         elif verb == "bye":
             self.wire.send(b"bye\n")
             self.wire.close()

@@ -13,13 +13,14 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from gamehall.hall.chat_memory import ChatMemory
-from gamehall.hall.directory import LocalDirectory, RoomDirectory
+from gamehall.hall.directory import LocalDirectory, RoomDirectory, RoomRule
 from gamehall.hall.invites import invite_to_room
 from gamehall.hall.lobby_feed import LobbyFeed
+from gamehall.hall.passwords import PasswordCache
 from gamehall.hall.recovery import BotSeat, held_seats, restore_rooms, retake_seat
 from gamehall.hall.room import Room
 from gamehall.protocols._core import (
@@ -44,13 +45,6 @@ CHAT_BURST = 5
 CHAT_WINDOW_S = 10.0
 
 
-def hash_secret(secret: str, salt: bytes | None = None) -> str:
-    """A salted scrypt hash, as ``salt_hex$hash_hex``: room passwords, which people choose."""
-    salt = salt if salt is not None else secrets.token_bytes(16)
-    digest = hashlib.scrypt(secret.encode(), salt=salt, n=2**12, r=8, p=1, dklen=32)
-    return f"{salt.hex()}${digest.hex()}"
-
-
 def hash_token(token: str) -> str:
     """A resume token's digest. Tokens are 144 random bits, so a plain SHA-256 is as safe as a
     slow hash here, and it keeps a login (one per legacy JOIN) at microseconds instead of the
@@ -60,15 +54,6 @@ def hash_token(token: str) -> str:
 
 def token_matches(token: str, stored: str) -> bool:
     return hmac.compare_digest(hash_token(token), stored)
-
-
-def secret_matches(secret: str, stored: str) -> bool:
-    salt_hex, _, _ = stored.partition("$")
-    try:
-        salt = bytes.fromhex(salt_hex)
-    except ValueError:
-        return False
-    return hmac.compare_digest(hash_secret(secret, salt), stored)
 
 
 def held_name_error(user: User) -> HallError:
@@ -109,7 +94,9 @@ class User:
     protocol: str
     listener: Listener | None = None
     rooms: set[str] = field(default_factory=set)
-    chat_times: deque[float] = field(default_factory=lambda: deque(maxlen=CHAT_BURST))
+    chat_times: deque[float] | None = None
+    """When the last chat lines were sent (rate limit); made on the first line, since an
+    empty deque costs 600 bytes and most seats never chat."""
 
 
 class Hall:
@@ -139,6 +126,8 @@ class Hall:
         self.clock = clock
         self.tournament = tournament
         self.directory: RoomDirectory = directory if directory is not None else LocalDirectory()
+        self.passwords = PasswordCache()
+        """Room-password answers computed off the loop (see :mod:`gamehall.hall.passwords`)."""
         self._defaults = {g: dict((defaults or {}).get(g, {})) for g in self.game_types}
         self._seed_source = seed_source or (lambda: secrets.randbits(64))
         self._wall_time = wall_time
@@ -188,6 +177,22 @@ class Hall:
 
     def rooms(self, game: str | None = None) -> list[RoomInfo]:
         return [room.info() for room in self.directory.rooms(game)]
+
+    def rooms_matching(self, game: str, rule: RoomRule) -> Iterator[RoomInfo]:
+        """The rooms of ``game`` that satisfy ``rule``, first created first, from the
+        directory's index (no scan of every room). Lazy: each room's info is built when
+        reached, and a room that stopped matching meanwhile (the caller joined it) is skipped."""
+        for room in self.directory.matching(game, rule):
+            info = room.info()
+            if not room.closed and rule(info):
+                yield info
+
+    def seats_of(self, name: str) -> list[RoomInfo]:
+        """The rooms where ``name`` (ignoring case) holds a seat, from the directory's index."""
+        return [room.info() for room in self.directory.seated(name)]
+
+    def room_count(self, game: str | None = None) -> int:
+        return self.directory.count(game)
 
     def game_defaults(self, game: str) -> Mapping[str, JSON]:
         game_type = self._game_type(game)
@@ -304,7 +309,7 @@ class Hall:
             meta: dict[str, JSON] = {
                 "title": title or _default_title(game_type, config),
                 "operator": operator,
-                "password_hash": hash_secret(password) if password else None,
+                "password_hash": self.passwords.new_hash(password) if password else None,
                 "extra": dict(extra or {}),
                 "tokens": {},
                 "owners": {},
@@ -338,11 +343,29 @@ class Hall:
             clock=self.clock,
             wall_time=self._wall_time,
             on_closed=self._room_closed,
+            on_changed=self.directory.changed,
             created_seq=self._room_counter,
             bot_driver=self.drive_seat,
         )
         room.on_change = self.lobby.touched
         return room
+
+    def password_work(
+        self, password: str | None, room_id: str | None = None
+    ) -> Callable[[], None] | None:
+        """The slow part (scrypt) of a later ``create_room`` (``room_id`` None) or join/spectate
+        of ``room_id`` with ``password``, as a closure a worker thread may run; ``None`` when
+        there is nothing slow to do (no password, no such room, a room without password).
+        See :mod:`gamehall.hall.passwords`."""
+        if not password:
+            return None
+        if room_id is None:
+            return self.passwords.work_for_new(password)
+        room = self.directory.get(room_id)
+        stored = room.meta.get("password_hash") if room is not None else None
+        if not isinstance(stored, str) or not stored:
+            return None
+        return self.passwords.work_for_check(stored, password)
 
     def room(self, room_id: str) -> Room:
         room = self.directory.get(room_id)
@@ -419,9 +442,12 @@ class Hall:
         """
         text = clean_chat(text)
         now = self.clock.now()
-        if len(user.chat_times) == CHAT_BURST and now - user.chat_times[0] < CHAT_WINDOW_S:
+        times = user.chat_times
+        if times is None:
+            times = user.chat_times = deque(maxlen=CHAT_BURST)
+        if len(times) == CHAT_BURST and now - times[0] < CHAT_WINDOW_S:
             raise HallError("rate_limited", "Chat rate limit reached.")
-        user.chat_times.append(now)
+        times.append(now)
         return text
 
     def whisper(self, sender: User, to: str, text: str) -> None:
@@ -545,7 +571,9 @@ class Session:
 
     def _check_password(self, room: Room, password: str | None) -> None:
         stored = room.meta.get("password_hash")
-        if isinstance(stored, str) and stored and not (password and secret_matches(password, stored)):
+        if not isinstance(stored, str) or not stored:
+            return
+        if not (password and self._hall.passwords.matches(password, stored)):
             raise HallError("wrong_password", "Wrong password for this room.")
 
     def leave(self, room_id: str) -> None:

@@ -91,7 +91,11 @@ class Room:
         on_closed: Callable[[Room], None],
         created_seq: int,
         bot_driver: BotDriver | None = None,
+        on_changed: Callable[[Room], None] | None = None,
     ) -> None:
+        """``on_changed`` hears (after the fact) every call that may have changed what
+        :meth:`info` says: seats, away seats, spectators, operator, lifecycle. The hall's
+        directory re-indexes the room then, so a join never scans every room."""
         self.room_id = room_id
         self.game_type = game_type
         self._config = dict(config)
@@ -101,6 +105,7 @@ class Room:
         self._clock = clock
         self._wall_time = wall_time
         self._on_closed = on_closed
+        self._on_changed = on_changed
         self.created_seq = created_seq
         self.state: Game = game_type.new_game(self._config, seed)
         self.members: dict[str, Member] = {}  # by lower-case user name
@@ -199,6 +204,12 @@ class Room:
 
     def join(self, name: str, listener: Listener | None) -> Seat:
         """Seat ``name`` (a new seat, or the held seat back). Returns the seat."""
+        try:
+            return self._join(name, listener)
+        finally:
+            self._changed()
+
+    def _join(self, name: str, listener: Listener | None) -> Seat:
         member = self.member(name)
         if member is not None and member.seat is not None:
             if member.bot is not None:
@@ -225,6 +236,12 @@ class Room:
         return seat_box[0]
 
     def spectate(self, name: str, listener: Listener | None) -> None:
+        try:
+            self._spectate(name, listener)
+        finally:
+            self._changed()
+
+    def _spectate(self, name: str, listener: Listener | None) -> None:
         member = self.member(name)
         if member is not None:
             if member.seat is not None:
@@ -236,6 +253,12 @@ class Room:
 
     def leave(self, name: str, *, reason: CloseReason = CloseReason.REQUESTED, text: str = "") -> None:
         """Release ``name``'s seat now (or end their spectating). No grace."""
+        try:
+            self._leave(name, reason, text)
+        finally:
+            self._changed()
+
+    def _leave(self, name: str, reason: CloseReason, text: str) -> None:
         member = self.member(name)
         if member is None:
             raise HallError("not_in_room", "You are not in this room.")
@@ -249,6 +272,12 @@ class Room:
 
     def drop(self, name: str) -> None:
         """``name``'s connection is gone: hold a playing seat for the grace, release others."""
+        try:
+            self._drop(name)
+        finally:
+            self._changed()
+
+    def _drop(self, name: str) -> None:
         member = self.member(name)
         if member is None:
             return
@@ -266,6 +295,12 @@ class Room:
             self._release(member, Trigger.DROP, None)
 
     def rename(self, old: str, new: str) -> None:
+        try:
+            self._rename(old, new)
+        finally:
+            self._changed()
+
+    def _rename(self, old: str, new: str) -> None:
         member = self.member(old)
         if member is None or member.seat is None:
             raise HallError("not_in_room", "You have no seat in this room.")
@@ -278,7 +313,10 @@ class Room:
             self._set_operator(new)
 
     def start(self) -> None:
-        self._input("start", None, {}, self.state.start)
+        try:
+            self._input("start", None, {}, self.state.start)
+        finally:
+            self._changed()
 
     def act(self, name: str, action: Action) -> None:
         """Apply a seated member's action.
@@ -292,7 +330,14 @@ class Room:
             raise HallError("not_in_room", "You have no seat in this room.")
         seat = member.seat
         data = self.game_type.actions.encode(action)
-        self._input("act", seat, data, lambda: self.state.apply(seat, action))
+        # An action rarely changes what info() says; re-index only when it may have (a seat
+        # released by the game, the game over). Checked cheaply so play costs no index work.
+        before = (len(self.members), self.state.started, self.state.finished)
+        try:
+            self._input("act", seat, data, lambda: self.state.apply(seat, action))
+        finally:
+            if (len(self.members), self.state.started, self.state.finished) != before:
+                self._changed()
 
     def chat(self, sender: str, text: str) -> None:
         """Room chat goes through the numbered stream (so resume replays it) but not the game log."""
@@ -399,6 +444,12 @@ class Room:
         if self.closed:
             return
         try:
+            self._fire_now(key)
+        finally:
+            self._changed()
+
+    def _fire_now(self, key: str) -> None:
+        try:
             self._input("timeout", None, {"key": key}, lambda: self.state.on_timeout(key))
         except RuleError as exc:  # a stale timer: the state moved on
             log.debug("room %s: timer %s ignored: %s", self.room_id, key, exc.reason)
@@ -420,7 +471,7 @@ class Room:
         seat = member.seat
         assert seat is not None
         hold = self.grace_seconds if seconds is None else seconds
-        self._graces[seat] = self._clock.call_later(hold, lambda: self._grace_over(member))
+        self._graces[seat] = self._clock.call_later(hold, lambda: self._grace_expired(member))
 
     def _back(self, member: Member) -> None:
         seat = member.seat
@@ -434,6 +485,12 @@ class Room:
             self._input("back", seat, {}, lambda: self.state.seat_back(seat))
         else:  # held by the hall alone (after a restart): bring this connection up to date
             self._publish(self.state.resync(seat))
+
+    def _grace_expired(self, member: Member) -> None:
+        try:
+            self._grace_over(member)
+        finally:
+            self._changed()
 
     def _grace_over(self, member: Member) -> None:
         """The player did not come back in time: a bot takes the seat over (the room's
@@ -513,6 +570,12 @@ class Room:
         Raises:
             HallError: ``not_in_room`` when ``name`` holds no seat here.
         """
+        try:
+            return self._drive(name, listener, policy)
+        finally:
+            self._changed()
+
+    def _drive(self, name: str, listener: Listener, policy: str) -> Seat:
         member = self.member(name)
         if member is None or member.seat is None:
             raise HallError("not_in_room", f"{name} holds no seat in this room.")
@@ -569,6 +632,11 @@ class Room:
     def _set_operator(self, name: str | None) -> None:
         self.meta["operator"] = name
         self._store.update_meta(self.room_id, self.meta)
+        self._changed()
+
+    def _changed(self) -> None:
+        if self._on_changed is not None and not self.closed:
+            self._on_changed(self)
 
     # ---------------------------------------------------------------- the end
 
@@ -659,6 +727,7 @@ class Room:
             member.engine_away = member.seat in self._replayed_away
             self._hold(member, hold)
         self._sync_timers()
+        self._changed()
 
 
 def _opt_str(value: JSON) -> str | None:

@@ -16,7 +16,7 @@ import direction ``rules <- protocols <- hall <- server``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -100,11 +100,48 @@ class Wire(Protocol):
         """Flush what is queued, then close. Input after this is discarded."""
         ...
 
+    def offload(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Run ``work`` (slow and self-contained: a password hash) away from the event loop,
+        then call ``done(result)`` on the loop, later, as a new event.
+
+        This keeps protocols sans-I/O: a dialogue never sees a thread, it asks its wire and
+        gets the answer back like any other input. Until ``done`` has run the dialogue should
+        handle no further input of this connection (order is kept: a packet sent after a
+        login is handled after the login's answer); the server pumps the connection again
+        after ``done``. Test wires may call ``done`` at once, inside this call.
+        """
+        ...
+
+
+UNLIMITED: int = 1 << 62
+"""``handle_buffered`` limit meaning "everything buffered" (what ``data_received`` uses)."""
+
 
 class Dialogue(Protocol):
-    """One connection's protocol state machine (see the module docstring)."""
+    """One connection's protocol state machine (see the module docstring).
 
-    def data_received(self, data: bytes) -> None: ...
+    The server feeds input in two steps so that it controls the work done per loop turn and
+    can pace a fast client (throttle, never cut): :meth:`receive_data` only buffers, and
+    :meth:`handle_buffered` decodes and handles at most ``limit`` inputs. An *input* is one
+    decoded message or one codec error (a rejected frame is work too). ``data_received`` is
+    both at once, for sans-I/O tests and simple callers.
+    """
+
+    def data_received(self, data: bytes) -> None:
+        """``receive_data(data)`` then ``handle_buffered(UNLIMITED)``."""
+        ...
+
+    def receive_data(self, data: bytes) -> None:
+        """Buffer bytes from the peer without handling them."""
+        ...
+
+    def handle_buffered(self, limit: int) -> int:
+        """Handle at most ``limit`` buffered inputs; return how many were handled.
+
+        Fewer than ``limit`` means nothing complete is left to handle now: the buffer holds
+        no complete message, the dialogue closed, or it waits for an :meth:`Wire.offload`.
+        """
+        ...
 
     def connection_lost(self) -> None:
         """The peer went away (EOF, reset, write error, slow-consumer cut-off)."""
@@ -431,11 +468,34 @@ class HallPort(Protocol):
 
     def rooms(self, game: str | None = None) -> list[RoomInfo]: ...
 
+    def rooms_matching(self, game: str, rule: Callable[[RoomInfo], bool]) -> Iterator[RoomInfo]:
+        """The rooms of ``game`` that satisfy ``rule`` (a module-level predicate: the hall keeps
+        an index per rule, updated as rooms change), first created first. Costs what it
+        yields, not the number of rooms; use it instead of filtering :meth:`rooms` in any
+        per-join path."""
+        ...
+
+    def seats_of(self, name: str) -> list[RoomInfo]:
+        """The rooms where ``name`` (ignoring case) holds a seat, from an index."""
+        ...
+
+    def room_count(self, game: str | None = None) -> int:
+        """How many rooms (of ``game``, or all) the hall holds, without listing them."""
+        ...
+
     def game_defaults(self, game: str) -> Mapping[str, JSON]: ...
 
     @property
     def game_types(self) -> Mapping[str, GameType]:
         """The games this hall hosts (their settings schemas and action codecs)."""
+        ...
+
+    def password_work(
+        self, password: str | None, room_id: str | None = None
+    ) -> Callable[[], None] | None:
+        """The slow part (scrypt) of a later create (``room_id`` None) or join/spectate of
+        ``room_id`` with ``password``, as a closure for :meth:`Wire.offload`; ``None`` when
+        nothing is slow. The later hall call then finds the answer ready."""
         ...
 
     def watch_lobby(self, watcher: LobbyWatcher) -> Callable[[], None]:

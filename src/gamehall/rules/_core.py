@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
@@ -415,7 +415,7 @@ class Rng:
     def __init__(self, seed: int) -> None:
         self._random = random.Random(seed)
 
-    def shuffle(self, items: list[Any]) -> None:
+    def shuffle(self, items: MutableSequence[Any]) -> None:
         self._random.shuffle(items)
 
     def choice(self, items: Sequence[A] | Sequence[Any]) -> Any:

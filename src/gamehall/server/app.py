@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import importlib
 import logging
 import signal
 from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
 from typing import Any
 
@@ -44,6 +44,7 @@ from gamehall.hall import Hall
 from gamehall.protocols._core import Dialogue, Wire
 from gamehall.protocols.web.dialogue import WebDialogue
 from gamehall.server.clock import LoopClock
+from gamehall.server.collector import Collector
 from gamehall.server.connection import connection_factory
 from gamehall.server.dictionaries import DictionaryPreparation
 from gamehall.server.host import HostConsole
@@ -53,7 +54,7 @@ from gamehall.server.metrics import ServerMetrics
 from gamehall.server.tracker import ConnectionTracker
 from gamehall.server.web import WebContext, build_web_app, start_web
 from gamehall.server.websocket import PROTOCOL as WEB
-from gamehall.server.websocket import TextDialogue
+from gamehall.server.websocket import Offload, TextDialogue
 from gamehall.store.accounts import MemoryAccounts, SqliteAccounts
 from gamehall.store.base import Store
 from gamehall.store.sqlite import SqliteStore
@@ -71,14 +72,22 @@ def listen_plan(config: ServerConfig) -> dict[str, int]:
     return {name: port for name, port in config.ports.items() if port != 0}
 
 
-def connection_limits(config: ServerConfig, idle_timeout_s: float | None = None) -> ConnectionLimits:
-    """The configured limits, with a protocol's own idle timeout if it has one."""
+def connection_limits(
+    config: ServerConfig, idle_timeout_s: float | None = None, max_flush_bytes: int = 0
+) -> ConnectionLimits:
+    """The configured limits, with a protocol's own idle timeout and write cap if it has them."""
     return ConnectionLimits(
         out_queue_limit_bytes=config.out_queue_limit_bytes,
         idle_timeout_s=config.idle_timeout_s if idle_timeout_s is None else idle_timeout_s,
         rate_per_s=config.rate_limit_per_s,
         rate_burst=config.rate_limit_burst,
+        max_flush_bytes=max_flush_bytes,
     )
+
+
+KDF_WORKERS = 1
+"""Threads for password hashes (scrypt). One: a login storm cannot take more than one core from
+the loop, and logins finish in the order they arrived (first come, first seated)."""
 
 
 def _dialogue_module(protocol: str, module_name: str) -> ModuleType | None:
@@ -109,6 +118,8 @@ class Server:
         self.config = config
         self.plan = dict(listen_plan(config) if listen is None else listen)
         self.metrics = ServerMetrics()
+        self.collector = Collector(config.gc_freeze_s, config.gc_reclaim_s)
+        self.collector.register(self.metrics.registry)
         self.tracker = ConnectionTracker(config.max_connections)
         self.ports: dict[str, int] = {}
         """Protocol -> bound port, for every listener that started."""
@@ -119,6 +130,8 @@ class Server:
         self._tcp: dict[str, asyncio.Server] = {}
         self._web: web.AppRunner | None = None
         self._stopped = False
+        self._kdf_executor = ThreadPoolExecutor(KDF_WORKERS, thread_name_prefix="gamehall-kdf")
+        """Runs offloaded password hashes (:meth:`TcpConnection.offload`)."""
         self._preparation: asyncio.Task[list[str]] | None = None
 
     @property
@@ -161,9 +174,9 @@ class Server:
             self._store.close()
             raise
         # What start-up built (modules, decks, lexicons, restored rooms) lives as long as the
-        # process: keep it out of every later full collection, whose pauses stall all tables.
-        gc.collect()
-        gc.freeze()
+        # process: keep it, and what lives on later, out of full collections, whose pauses
+        # stall all tables (gamehall.server.collector).
+        self.collector.start()
         self._prepare_dictionaries(hall)
 
     def _prepare_dictionaries(self, hall: Hall) -> None:
@@ -189,13 +202,16 @@ class Server:
                 setattr(module, "ACCOUNTS", self._accounts_for_protocols())  # noqa: B010
             make_dialogue: Callable[[Any, Wire, Any], Dialogue] = module.make_dialogue
             idle = getattr(module, "IDLE_TIMEOUT_S", None)
-            limits = connection_limits(self.config, None if idle is None else float(idle))
+            flush_cap = int(getattr(module, "MAX_FLUSH_BYTES", 0))
+            limits = connection_limits(self.config, None if idle is None else float(idle), flush_cap)
 
             def bind(wire: Wire, make: Callable[[Any, Wire, Any], Dialogue] = make_dialogue) -> Dialogue:
                 return make(hall, wire, clock)
 
             self.metrics.add_protocol(entry.protocol)
-            factory = connection_factory(entry.protocol, bind, limits, self.metrics, self.tracker)
+            factory = connection_factory(
+                entry.protocol, bind, limits, self.metrics, self.tracker, self._kdf_executor
+            )
             server = await start_tcp(entry.protocol, self.config.bind, self.plan[entry.protocol], factory)
             self._tcp[entry.protocol] = server
             self.ports[entry.protocol] = bound_port(server)
@@ -211,8 +227,10 @@ class Server:
     async def _start_web(self, hall: Hall, clock: LoopClock) -> None:
         assert self._store is not None
 
-        def web_dialogue(send_text: Callable[[str], None], close: Callable[[], None]) -> TextDialogue:
-            return WebDialogue(hall, send_text, close, clock)
+        def web_dialogue(
+            send_text: Callable[[str], None], close: Callable[[], None], offload: Offload
+        ) -> TextDialogue:
+            return WebDialogue(hall, send_text, close, clock, offload=offload)
 
         self.metrics.add_protocol(WEB)
         context = WebContext(
@@ -222,6 +240,7 @@ class Server:
             limits=connection_limits(self.config),
             metrics=self.metrics,
             tracker=self.tracker,
+            executor=self._kdf_executor,
             games=hall.game_types,
             host=HostConsole(hall, self.metrics, self.tracker, self.config.operator_token),
         )
@@ -237,6 +256,7 @@ class Server:
         if self._stopped:
             return
         self._stopped = True
+        self.collector.stop()
         log.info("stopping: no new connections; closing rooms")
         if self._preparation is not None and not self._preparation.done():
             self._preparation.cancel()  # the worker thread finishes its list; nothing waits for it
@@ -256,6 +276,7 @@ class Server:
         if aborted:
             log.info("%d connection(s) aborted after %.1f s", aborted, DRAIN_TIMEOUT_S)
         await self._close_listeners()
+        self._kdf_executor.shutdown(wait=False, cancel_futures=True)
         if isinstance(self._accounts, SqliteAccounts):
             self._accounts.close()
         if self._store is not None:

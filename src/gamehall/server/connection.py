@@ -9,9 +9,27 @@ scheduled with ``loop.call_soon`` hands the whole batch to the transport in a si
 ``write``. A broadcast to a table therefore costs one system call per connection, not one per
 frame, and frames are never interleaved.
 
-Reads are not capped here: the loop hands over at most one socket read at a time (256 KiB
-with asyncio and uvloop), and the dialogue's codec caps frames and lines, with the protocol's
-own error wording. The server only limits how many reads a peer may cause (the rate limit).
+Input is paced (issue 10: throttle, never cut). Bytes read go to a backlog; each loop turn
+feeds at most :data:`~gamehall.server.limits.FEED_PER_TURN` of them to the dialogue's codec
+(``receive_data``) and lets it handle at most
+:data:`~gamehall.server.limits.INPUTS_PER_TURN` decoded inputs (``handle_buffered``), within
+the connection's budgets of inputs and bytes per second. While work is left, or a budget is
+spent, reading is paused (``transport.pause_reading``): TCP back-pressure slows the client, and
+everything it sent is handled later, in order. So one connection never holds the loop, a fast
+client is never disconnected for speed, and memory per connection stays bounded (one read plus
+the codec's frame cap). Only input that cannot be valid ends a connection, and the dialogue
+says so first in its protocol's words.
+
+Closing is a lingering close: flush, half-close (FIN after the data), keep reading and
+discarding for up to :data:`~gamehall.server.limits.LINGER_S`, then close. A plain close with
+unread input makes the kernel send an RST, which can destroy the error message in flight; the
+fuzzing of issue 10 saw such silent closes on every protocol.
+
+Slow work (password hashes) runs in a worker thread through :meth:`TcpConnection.offload`; the
+dialogue's input waits for the answer, then the connection is pumped again.
+
+Output may be capped per write (``max_flush_bytes``, AAH): whole frames only, the rest on the
+next loop turns.
 
 Lifecycle: whatever ends the connection (the peer, the dialogue's ``close()``, a limit, an
 error), the dialogue's ``connection_lost()`` is called exactly once, when the transport is
@@ -24,13 +42,24 @@ connection is closed. The server and the other connections go on.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import time
 from collections.abc import Callable
-from typing import cast
+from concurrent.futures import Executor
+from typing import Any, cast
 
 from gamehall.protocols._core import Dialogue, Wire
-from gamehall.server.limits import ConnectionLimits, TokenBucket, enable_keepalive
+from gamehall.server.limits import (
+    FEED_CHUNK,
+    FEED_PER_TURN,
+    INPUTS_PER_TURN,
+    LINGER_QUIET_S,
+    LINGER_S,
+    ConnectionLimits,
+    TokenBucket,
+    enable_keepalive,
+)
 from gamehall.server.metrics import ServerMetrics
 from gamehall.server.tracker import ConnectionTracker, next_connection_id
 
@@ -50,6 +79,7 @@ class TcpConnection(asyncio.Protocol):
         limits: ConnectionLimits,
         metrics: ServerMetrics,
         tracker: ConnectionTracker,
+        executor: Executor | None = None,
     ) -> None:
         self.protocol = protocol
         self.connection_id = next_connection_id(protocol)
@@ -57,24 +87,36 @@ class TcpConnection(asyncio.Protocol):
         self._limits = limits
         self._metrics = metrics
         self._tracker = tracker
+        self._executor = executor
         self._loop = asyncio.get_running_loop()
         self._transport: asyncio.Transport | None = None
         self._dialogue: Dialogue | None = None
         self._peer = "?"
-        self._pending: list[bytes] = []
+        self._pending: collections.deque[bytes] = collections.deque()
         self._pending_bytes = 0
         self._flush_scheduled = False
         self._paused = False
         self._closing = False
         self._lost = False
         self._close_reason = "peer"
-        self._last_input = self._loop.time()
-        self._bucket = TokenBucket(limits.rate_per_s, limits.rate_burst, self._last_input)
+        now = self._loop.time()
+        self._last_input = now
+        self._inputs = TokenBucket(limits.rate_per_s, limits.rate_burst, now)
+        self._bytes = TokenBucket(limits.bytes_per_s, limits.bytes_burst, now)
+        self._backlog = bytearray()
+        self._drained = True  # the dialogue holds no complete input we know of
+        self._held = 0  # offloaded calls whose answer the dialogue waits for
+        self._reading_paused = False
+        self._peer_eof = False
+        self._pump_handle: asyncio.Handle | None = None
         self._idle_timer: asyncio.TimerHandle | None = None
         self._abort_timer: asyncio.TimerHandle | None = None
+        self._linger_until = 0.0
         self.keepalive = False
         self.writes = 0
         """Transport writes made (each carries one loop iteration's batch)."""
+        self.read_pauses = 0
+        """Times reading was paused (a budget spent or work left): throttling, for tests."""
 
     # ---- Wire ------------------------------------------------------------------------------
 
@@ -96,13 +138,18 @@ class TcpConnection(asyncio.Protocol):
         if self._over_limit():
             self._cut_off_slow_consumer()
             return
-        if not self._flush_scheduled and not self._paused:
-            self._flush_scheduled = True
-            self._loop.call_soon(self._flush)
+        self._schedule_flush()
 
     def close(self) -> None:
-        """Flush what is queued, then close. Later input and sends are discarded."""
+        """Flush what is queued, then close (lingering). Later input and sends are discarded."""
         self._begin_close("server")
+
+    def offload(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Run ``work`` in a worker thread; ``done(result)`` runs on the loop afterwards and
+        the dialogue's buffered input is handled again (see :class:`~gamehall.protocols._core.Wire`)."""
+        self._held += 1
+        future = self._loop.run_in_executor(self._executor, work)
+        future.add_done_callback(lambda finished: self._offload_done(finished, done))
 
     @property
     def limits(self) -> ConnectionLimits:
@@ -148,44 +195,35 @@ class TcpConnection(asyncio.Protocol):
             self._dialogue_failed("creating the dialogue")
 
     def data_received(self, data: bytes) -> None:
-        if self._closing or self._lost or self._dialogue is None:
+        if self._lost or self._dialogue is None:
             return
+        if self._closing:
+            self._last_input = self._loop.time()
+            return  # lingering: read and discard until the peer closes or goes quiet
         now = self._loop.time()
         self._last_input = now
         self._metrics.messages_in.inc(self.protocol)
         self._metrics.bytes_in.inc(self.protocol, amount=len(data))
-        if not self._bucket.take(now):
-            log.warning(
-                "%s (%s) exceeded %.0f inputs/s (burst %.0f); closing",
-                self.connection_id,
-                self._peer,
-                self._limits.rate_per_s,
-                self._limits.rate_burst,
-            )
-            self._metrics.errors.inc(self.protocol)
-            self._begin_close("rate_limited")
-            return
-        started = time.perf_counter()
-        try:
-            self._dialogue.data_received(data)
-        except Exception:
-            self._dialogue_failed("handling input")
-        finally:
-            self._metrics.action_latency.observe(time.perf_counter() - started)
+        self._bytes.spend(now, len(data))
+        self._backlog += data
+        if self._pump_handle is None:
+            self._pump()
 
     def eof_received(self) -> bool:
-        """The peer half-closed: close our side too (after flushing what is queued)."""
-        self._flush_now()
-        return False
+        """The peer half-closed. Input already read is still handled (nothing is lost); then
+        our side closes too, after flushing what is queued."""
+        self._peer_eof = True
+        if self._closing or not self._work_left():
+            self._flush_all()
+            return False
+        return True  # keep the transport; _pump closes once the backlog is handled
 
     def pause_writing(self) -> None:
         self._paused = True
 
     def resume_writing(self) -> None:
         self._paused = False
-        if self._pending and not self._flush_scheduled and not self._closing:
-            self._flush_scheduled = True
-            self._loop.call_soon(self._flush)
+        self._schedule_flush()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._lost:
@@ -194,9 +232,11 @@ class TcpConnection(asyncio.Protocol):
         if exc is not None and self._close_reason == "peer":
             self._close_reason = "error"
             log.debug("%s lost: %s", self.connection_id, exc)
-        for timer in (self._idle_timer, self._abort_timer):
+        for timer in (self._idle_timer, self._abort_timer, self._pump_handle):
             if timer is not None:
                 timer.cancel()
+        self._pump_handle = None
+        self._backlog.clear()
         self._drop_pending()
         self._tracker.remove(self)
         self._metrics.connection_closed(self.protocol, self._close_reason)
@@ -207,6 +247,97 @@ class TcpConnection(asyncio.Protocol):
             except Exception:
                 self._metrics.errors.inc(self.protocol)
                 log.exception("%s: dialogue raised in connection_lost", self.connection_id)
+
+    # ---- input pacing ----------------------------------------------------------------------
+
+    def _work_left(self) -> bool:
+        """Input read but not handled yet (or waiting for an offloaded answer)."""
+        return bool(self._backlog) or not self._drained or self._held > 0
+
+    def _pump(self) -> None:
+        """One turn of this connection's input: handle, feed, handle..., within the budgets."""
+        self._pump_handle = None
+        dialogue = self._dialogue
+        if self._closing or self._lost or dialogue is None:
+            return
+        allowance = min(float(INPUTS_PER_TURN), self._inputs.available(self._loop.time()))
+        fed = 0
+        started = time.perf_counter()
+        try:
+            while allowance >= 1 and not self._held and not self._closing:
+                if not self._drained:
+                    asked = int(allowance)
+                    handled = dialogue.handle_buffered(asked)
+                    allowance -= handled
+                    self._inputs.spend(self._loop.time(), handled)
+                    self._drained = handled < asked
+                    continue
+                if not self._backlog or fed >= FEED_PER_TURN:
+                    break
+                chunk = bytes(self._backlog[:FEED_CHUNK])
+                del self._backlog[:FEED_CHUNK]
+                fed += len(chunk)
+                self._drained = False
+                dialogue.receive_data(chunk)
+        except Exception:
+            self._dialogue_failed("handling input")
+            return
+        finally:
+            if fed or allowance < INPUTS_PER_TURN:
+                self._metrics.action_latency.observe(time.perf_counter() - started)
+        self._after_pump()
+
+    def _after_pump(self) -> None:
+        if self._closing or self._lost:
+            return
+        now = self._loop.time()
+        work_left = self._work_left()
+        if not work_left and self._peer_eof:
+            self._begin_close("peer")
+            return
+        bytes_wait = self._bytes.wait(now, 0.0)
+        self._set_reading(paused=work_left or bytes_wait > 0)
+        if self._held:
+            return  # the offload's answer pumps again
+        if work_left:
+            delay = self._inputs.wait(now, 1.0)
+        elif bytes_wait > 0:
+            delay = bytes_wait
+        else:
+            return
+        if delay <= 0:
+            self._pump_handle = self._loop.call_soon(self._pump)
+        else:
+            self._pump_handle = self._loop.call_later(delay, self._pump)
+
+    def _set_reading(self, *, paused: bool) -> None:
+        transport = self._transport
+        if transport is None or paused == self._reading_paused:
+            return
+        self._reading_paused = paused
+        if paused:
+            self.read_pauses += 1
+            transport.pause_reading()
+        else:
+            transport.resume_reading()
+
+    def _offload_done(self, future: asyncio.Future[Any], done: Callable[[Any], None]) -> None:
+        self._held -= 1
+        if self._lost or self._closing:
+            return
+        try:
+            result = future.result()
+        except Exception:
+            self._dialogue_failed("running offloaded work")
+            return
+        try:
+            done(result)
+        except Exception:
+            self._dialogue_failed("handling offloaded work")
+            return
+        self._drained = False  # input may have waited for this answer
+        if self._pump_handle is None:
+            self._pump_handle = self._loop.call_soon(self._pump)
 
     # ---- internals -------------------------------------------------------------------------
 
@@ -227,22 +358,44 @@ class TcpConnection(asyncio.Protocol):
         self._close_reason = "slow_consumer"
         self.abort()
 
+    def _schedule_flush(self) -> None:
+        if self._pending and not self._flush_scheduled and not self._paused:
+            self._flush_scheduled = True
+            self._loop.call_soon(self._flush)
+
     def _flush(self) -> None:
         self._flush_scheduled = False
-        if not self._paused:
-            self._flush_now()
+        if self._paused or self._lost or self._transport is None or not self._pending:
+            return
+        cap = self._limits.max_flush_bytes
+        if cap <= 0 or self._pending_bytes <= cap:
+            self._flush_all()
+            return
+        batch: list[bytes] = []
+        size = 0
+        while self._pending and (not batch or size + len(self._pending[0]) <= cap):
+            frame = self._pending.popleft()
+            batch.append(frame)
+            size += len(frame)
+        self._pending_bytes -= size
+        self._write(b"".join(batch))
+        self._schedule_flush()  # the rest on a later loop turn
 
-    def _flush_now(self) -> None:
+    def _flush_all(self) -> None:
         if not self._pending or self._lost or self._transport is None:
             return
         batch = self._pending[0] if len(self._pending) == 1 else b"".join(self._pending)
-        self._pending = []
+        self._pending.clear()
         self._pending_bytes = 0
+        self._write(batch)
+
+    def _write(self, data: bytes) -> None:
+        assert self._transport is not None
         self.writes += 1
-        self._transport.write(batch)
+        self._transport.write(data)
 
     def _drop_pending(self) -> None:
-        self._pending = []
+        self._pending.clear()
         self._pending_bytes = 0
 
     def _begin_close(self, reason: str) -> None:
@@ -252,9 +405,39 @@ class TcpConnection(asyncio.Protocol):
         self._close_reason = reason
         if self._idle_timer is not None:
             self._idle_timer.cancel()
-        self._flush_now()
+        if self._pump_handle is not None:
+            self._pump_handle.cancel()
+            self._pump_handle = None
+        self._backlog.clear()
+        self._flush_all()
+        transport = self._transport
+        if self._peer_eof or not transport.can_write_eof():
+            transport.close()
+        else:
+            transport.write_eof()  # FIN after our data; keep reading (and discarding) a while
+            self._set_reading(paused=False)
+        self._linger_until = self._loop.time() + min(LINGER_S, self._limits.close_timeout_s)
+        self._abort_timer = self._loop.call_later(LINGER_QUIET_S, self._check_linger)
+
+    def _check_linger(self) -> None:
+        """End the lingering close once our data is out and the peer has been quiet for
+        :data:`LINGER_QUIET_S` (nothing unread can then cause an RST), or after ``LINGER_S``."""
+        self._abort_timer = None
+        if self._lost or self._transport is None:
+            return
+        now = self._loop.time()
+        flushed = self._transport.get_write_buffer_size() == 0
+        quiet = now - self._last_input >= LINGER_QUIET_S
+        if now < self._linger_until and not (flushed and quiet):
+            self._abort_timer = self._loop.call_later(LINGER_QUIET_S / 2, self._check_linger)
+            return
+        if not flushed:  # a slow reader: give the flush the rest of close_timeout_s
+            remaining = self._limits.close_timeout_s - LINGER_S
+            if remaining > 0 and now < self._linger_until + remaining:
+                self._abort_timer = self._loop.call_later(remaining, self.abort)
+                return
         self._transport.close()
-        self._abort_timer = self._loop.call_later(self._limits.close_timeout_s, self.abort)
+        self._abort_timer = self._loop.call_later(1.0, self.abort)
 
     def _check_idle(self) -> None:
         self._idle_timer = None
@@ -280,10 +463,12 @@ def connection_factory(
     limits: ConnectionLimits,
     metrics: ServerMetrics,
     tracker: ConnectionTracker,
+    executor: Executor | None = None,
 ) -> Callable[[], TcpConnection]:
-    """The protocol factory ``loop.create_server`` wants, for one listener."""
+    """The protocol factory ``loop.create_server`` wants, for one listener. ``executor`` runs
+    offloaded work (password hashes); ``None`` means the loop's default executor."""
 
     def make() -> TcpConnection:
-        return TcpConnection(protocol, factory, limits, metrics, tracker)
+        return TcpConnection(protocol, factory, limits, metrics, tracker, executor)
 
     return make

@@ -29,6 +29,7 @@ import importlib.resources
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -81,6 +82,8 @@ class WebContext:
     tracker: ConnectionTracker
     static_dir: Path | None = field(default_factory=lambda: default_static_dir())
     started: float = field(default_factory=time.monotonic)
+    executor: Executor | None = None
+    """Runs offloaded password hashes of browser connections (``None``: the loop's default)."""
     games: Mapping[str, GameType] = field(default_factory=dict)
     """The hosted games, for replays (a game not hosted here cannot be replayed here)."""
     host: HostConsole | None = None
@@ -186,7 +189,12 @@ class _Handlers:
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         context = self._context
         return await serve_websocket(
-            request, context.dialogue_factory, context.limits, context.metrics, context.tracker
+            request,
+            context.dialogue_factory,
+            context.limits,
+            context.metrics,
+            context.tracker,
+            context.executor,
         )
 
     async def metrics(self, request: web.Request) -> web.Response:

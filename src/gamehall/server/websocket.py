@@ -6,7 +6,9 @@ and is fed every text message through ``text_received``. The same rules as for T
 
 - a bounded send queue: ``send_text`` only queues; one writer task sends in order. Queued bytes
   above ``out_queue_limit_bytes`` cut the browser off as a drop;
-- the input rate limit (one token per WebSocket message);
+- the input budgets (one token per WebSocket message, and bytes): over budget the reader waits
+  before handling the next message (a throttle, never a disconnect), and after
+  :data:`~gamehall.server.limits.INPUTS_PER_TURN` messages without a pause it yields the loop;
 - binary frames are refused with close code 1008 (policy violation): the web protocol is JSON
   text; messages over 64 KiB are refused by aiohttp with 1009 (message too big);
 - a WebSocket heartbeat (ping every ``HEARTBEAT_S``) finds dead peers. There is no idle
@@ -24,11 +26,12 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Protocol
+from concurrent.futures import Executor
+from typing import Any, Protocol
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from gamehall.server.limits import ConnectionLimits, TokenBucket
+from gamehall.server.limits import INPUTS_PER_TURN, ConnectionLimits, TokenBucket
 from gamehall.server.metrics import ServerMetrics
 from gamehall.server.tracker import ConnectionTracker, next_connection_id
 
@@ -47,8 +50,12 @@ class TextDialogue(Protocol):
     def connection_lost(self) -> None: ...
 
 
-WebDialogueFactory = Callable[[Callable[[str], None], Callable[[], None]], TextDialogue]
-"""``factory(send_text, close)``; the server binds the hall and the clock beforehand."""
+Offload = Callable[[Callable[[], Any], Callable[[Any], None]], None]
+"""``offload(work, done)``: ``work`` runs in a worker thread, ``done(result)`` on the loop
+before the next message of this socket is handled (see ``Wire.offload``)."""
+
+WebDialogueFactory = Callable[[Callable[[str], None], Callable[[], None], Offload], TextDialogue]
+"""``factory(send_text, close, offload)``; the server binds the hall and the clock beforehand."""
 
 
 class WebConnection:
@@ -60,8 +67,13 @@ class WebConnection:
         socket: web.WebSocketResponse,
         limits: ConnectionLimits,
         metrics: ServerMetrics,
+        executor: Executor | None = None,
     ) -> None:
         self.connection_id = next_connection_id(PROTOCOL)
+        self._executor = executor
+        self._offloaded: collections.deque[tuple[asyncio.Future[Any], Callable[[Any], None]]] = (
+            collections.deque()
+        )
         self.peer = request.remote or "?"
         self._request = request
         self._socket = socket
@@ -74,7 +86,11 @@ class WebConnection:
         self._close_code = WSCloseCode.OK
         self._close_reason = "peer"
         self._done = False
-        self._bucket = TokenBucket(limits.rate_per_s, limits.rate_burst, asyncio.get_running_loop().time())
+        now = asyncio.get_running_loop().time()
+        self._bucket = TokenBucket(limits.rate_per_s, limits.rate_burst, now)
+        self._bytes = TokenBucket(limits.bytes_per_s, limits.bytes_burst, now)
+        self.throttled = 0
+        """Messages that waited for the input budget (throttling, for tests)."""
 
     # ---- what the dialogue calls -----------------------------------------------------------
 
@@ -104,6 +120,12 @@ class WebConnection:
         """Send what is queued, then close the WebSocket normally."""
         self._begin_close(WSCloseCode.OK, "server")
 
+    def offload(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Run ``work`` in a worker thread; the reader awaits it and calls ``done(result)``
+        before it handles the next message, so the order of the browser's messages holds."""
+        future = asyncio.get_running_loop().run_in_executor(self._executor, work)
+        self._offloaded.append((future, done))
+
     # ---- TrackedConnection -----------------------------------------------------------------
 
     def abort(self) -> None:
@@ -123,7 +145,7 @@ class WebConnection:
         writer = asyncio.create_task(self._write_loop(), name=f"{self.connection_id} writer")
         dialogue: TextDialogue | None = None
         try:
-            dialogue = factory(self.send_text, self.close)
+            dialogue = factory(self.send_text, self.close, self.offload)
             await self._read_loop(dialogue)
         except Exception:
             self._failed("running the dialogue")
@@ -148,6 +170,7 @@ class WebConnection:
 
     async def _read_loop(self, dialogue: TextDialogue) -> None:
         loop = asyncio.get_running_loop()
+        in_turn = 0
         async for message in self._socket:
             if self._closing:
                 continue  # input after close() is discarded; wait for the close handshake
@@ -155,17 +178,18 @@ class WebConnection:
                 text: str = message.data
                 self._metrics.messages_in.inc(PROTOCOL)
                 self._metrics.bytes_in.inc(PROTOCOL, amount=len(text))
-                if not self._bucket.take(loop.time()):
-                    log.warning(
-                        "%s (%s) exceeded %.0f messages/s (burst %.0f); closing",
-                        self.connection_id,
-                        self.peer,
-                        self._limits.rate_per_s,
-                        self._limits.rate_burst,
-                    )
-                    self._metrics.errors.inc(PROTOCOL)
-                    self._begin_close(WSCloseCode.POLICY_VIOLATION, "rate_limited")
-                    continue
+                # Throttle, never cut (issue 10): over budget, this task sleeps before handling
+                # the message; aiohttp's reader queue fills and pauses the socket meanwhile.
+                now = loop.time()
+                self._bytes.spend(now, len(text))
+                wait = max(self._bucket.wait(now, 1.0), self._bytes.wait(now, 0.0))
+                if wait > 0:
+                    self.throttled += 1
+                    await asyncio.sleep(wait)
+                    in_turn = 0
+                    if self._closing:
+                        continue
+                self._bucket.spend(loop.time(), 1.0)
                 started = time.perf_counter()
                 try:
                     dialogue.text_received(text)
@@ -173,6 +197,16 @@ class WebConnection:
                     self._failed("handling input")
                 finally:
                     self._metrics.action_latency.observe(time.perf_counter() - started)
+                while self._offloaded:  # slow work the message asked for: its answer first
+                    future, done = self._offloaded.popleft()
+                    try:
+                        done(await future)
+                    except Exception:
+                        self._failed("handling offloaded work")
+                in_turn += 1
+                if in_turn >= INPUTS_PER_TURN:  # messages already buffered: let the others run
+                    in_turn = 0
+                    await asyncio.sleep(0)
             elif message.type is WSMsgType.BINARY:
                 log.info("%s (%s) sent a binary frame; closing", self.connection_id, self.peer)
                 self._metrics.errors.inc(PROTOCOL)
@@ -220,11 +254,12 @@ async def serve_websocket(
     limits: ConnectionLimits,
     metrics: ServerMetrics,
     tracker: ConnectionTracker,
+    executor: Executor | None = None,
 ) -> web.WebSocketResponse:
     """The ``GET /ws`` handler's body: upgrade, then run a :class:`WebConnection`."""
     socket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES, heartbeat=HEARTBEAT_S)
     await socket.prepare(request)
-    connection = WebConnection(request, socket, limits, metrics)
+    connection = WebConnection(request, socket, limits, metrics, executor)
     if not tracker.add(connection):
         log.warning("%s from %s refused: the server is full", connection.connection_id, connection.peer)
         await socket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"server full")

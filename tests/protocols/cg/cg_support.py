@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gamehall.bots.hall_bots import add_bots
@@ -52,6 +53,10 @@ class FakeWire:
 
     def close(self) -> None:
         self.closed = True
+
+    def offload(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Sans-I/O: the slow work runs at once (the server runs it in a worker thread)."""
+        done(work())
 
 
 class CgClient:
@@ -149,11 +154,14 @@ class CgHarness:
 
     def settle(self) -> None:
         self.clock.run_due()
+        for client in self.clients:  # what the server does after an offloaded answer: pump
+            client.dialogue.handle_buffered(1 << 62)
 
     def run(self, seconds: float, step: float = 0.1) -> None:
         """Let the bots think for ``seconds`` of fake time."""
         for _ in range(int(seconds / step)):
             self.clock.advance(step)
+            self.settle()
 
 
 class ScriptedPlayer:

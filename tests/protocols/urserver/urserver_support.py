@@ -42,6 +42,10 @@ class FakeWire:
     def close(self) -> None:
         self.closed = True
 
+    def offload(self, work: Any, done: Any) -> None:
+        """Sans-I/O: slow work runs at once (the server runs it in a worker thread)."""
+        done(work())
+
 
 class UrClient:
     def __init__(self, harness: UrHarness, name: str) -> None:

@@ -644,3 +644,23 @@ def test_settings_only_the_server_sets_are_hidden_from_the_form_and_refused(cloc
     [error] = ann.send(t="create", game="doppelkopf", settings={"resume": "x"}, id=7)
     assert error["t"] == "error" and error["code"] == "config" and "resume" in error["reason"]
     assert hall.rooms() == []
+
+
+def test_a_room_password_is_checked_off_the_loop_before_the_hall_call(hall: Hall, clock: FakeClock) -> None:
+    """Issue 10: the dialogue hands the scrypt to ``offload`` and answers only when it is done."""
+    ann = browser(hall, clock, "ann")
+    room = room_of(ann.send(t="create", game="tally", password="pw"))
+    parked: list[tuple[Any, Any]] = []
+    bob = Browser(hall, clock)
+    bob.dialogue = WebDialogue(
+        hall, bob._receive, bob._close, clock, offload=lambda work, done: parked.append((work, done))
+    )
+    bob.hello("bob")
+    assert bob.send(t="join", room=room, password="no") == []  # waiting for the worker
+    work, done = parked.pop()
+    done(work())
+    assert bob.take()[-1]["code"] == "wrong_password"
+    assert bob.send(t="join", room=room, password="pw") == []
+    work, done = parked.pop()
+    done(work())
+    assert kinds(bob.take())[-2:] == ["joined", "view"]

@@ -24,6 +24,7 @@ next frame, so every error is recoverable.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -33,6 +34,12 @@ ETX: Final = 0x03
 NUL: Final = 0x00
 MAX_FRAME: Final = 16_384
 """Largest frame, in bytes, not counting its ETX (section 1, Decision (ours))."""
+
+MAX_DISCARD: Final = 64 * MAX_FRAME
+"""Bytes of one over-long frame skipped (after "Frame too long.") before the codec gives up on
+the stream: a frame 64 times the cap is garbage or a memory attack, not a client. The error is
+then not recoverable and the dialogue ends the connection. **Decision (ours)**,
+docs/transport.md."""
 
 CLIENT_COMMANDS: Final = frozenset({"JOIN", "NICK", "SMSG", "DISC", "PICK", "CZPK", "META", "PING", "PONG"})
 """Commands a client may send (section 4)."""
@@ -51,6 +58,8 @@ KNOWN_COMMANDS: Final = CLIENT_COMMANDS | SERVER_COMMANDS
 
 SERVER_ONLY_COMMANDS: Final = SERVER_COMMANDS - CLIENT_COMMANDS
 CLIENT_ONLY_COMMANDS: Final = CLIENT_COMMANDS - SERVER_COMMANDS
+
+_ETX_RUN: Final = re.compile(b"\x03+")
 
 _KNOWN_BYTES: Final = frozenset(name.encode("ascii") for name in KNOWN_COMMANDS)
 _SERVER_ONLY_BYTES: Final = frozenset(name.encode("ascii") for name in SERVER_ONLY_COMMANDS)
@@ -103,13 +112,15 @@ class AahCodec:
     error and simply calls :meth:`next_message` again.
     """
 
-    __slots__ = ("_buffer", "_discarding", "_scanned", "side")
+    __slots__ = ("_abandoned", "_buffer", "_discarded", "_discarding", "_scanned", "side")
 
     def __init__(self, side: Side = Side.SERVER) -> None:
         self.side = side
         self._buffer = bytearray()
         self._scanned = 0  # bytes at the front of the buffer known to hold no ETX
         self._discarding = False  # inside an oversize frame: drop bytes up to the next ETX
+        self._discarded = 0  # bytes dropped of that frame so far
+        self._abandoned = False  # one frame went past MAX_DISCARD: the stream is lost
 
     @property
     def buffered(self) -> int:
@@ -130,12 +141,20 @@ class AahCodec:
         """
         buffer = self._buffer
         while True:
+            if self._abandoned:
+                buffer.clear()
+                raise ProtocolError(FRAME_TOO_LONG, recoverable=False, code="stream_abandoned")
             end = buffer.find(ETX, self._scanned)
             if end < 0:
                 if self._discarding:
+                    self._discarded += len(buffer)
                     buffer.clear()
                     self._scanned = 0
+                    if self._discarded > MAX_DISCARD:
+                        self._abandoned = True
+                        continue
                 elif len(buffer) > MAX_FRAME:
+                    self._discarded = len(buffer)
                     buffer.clear()
                     self._scanned = 0
                     self._discarding = True
@@ -143,14 +162,21 @@ class AahCodec:
                 else:
                     self._scanned = len(buffer)
                 return NEED_DATA
+            if end == 0:
+                # empty frames (ETX runs) are ignored silently (2.2 rule 3): skip the run at C speed
+                run = _ETX_RUN.match(buffer)
+                assert run is not None
+                del buffer[: run.end()]
+                self._scanned = 0
+                if self._discarding:
+                    self._discarding = False
+                continue
             raw = bytes(buffer[:end])
             del buffer[: end + 1]
             self._scanned = 0
             if self._discarding:
                 self._discarding = False
                 continue
-            if not raw:
-                continue  # two ETX in a row: ignored silently (2.2 rule 3)
             return self._decode(raw)
 
     def _decode(self, raw: bytes) -> Frame:

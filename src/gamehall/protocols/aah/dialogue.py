@@ -41,6 +41,7 @@ from typing import Final
 
 from gamehall.protocols._core import (
     NEED_DATA,
+    UNLIMITED,
     Cancellable,
     Clock,
     CloseReason,
@@ -75,6 +76,13 @@ END_GRACE_S: Final = 2.5
 
 MAX_PROTOCOL_ERRORS: Final = 20
 """Consecutive rejected inputs before the connection is dropped (7.3)."""
+
+MAX_FLUSH_BYTES: Final = 2048
+"""Bytes the server hands to one AAH connection per write; the rest of its queue goes out on
+later loop turns, whole frames only. The 0.2.0 client reads into a fixed buffer (.NET's
+``TcpClient.ReceiveBufferSize``, 8192 by default) and loses a frame split across two reads, so
+every frame goes out in one write and writes stay well below that buffer. **Decision (ours)**,
+docs/transport.md."""
 
 IDLE_TIMEOUT_S: Final = 0.0
 """The server's per-connection idle timeout for this protocol: off. The 0.2.0 client sends
@@ -135,19 +143,30 @@ class AahDialogue:
 
     def data_received(self, data: bytes) -> None:
         """Bytes from the client: split into frames (any chunking) and handle each in order."""
-        if self._closing():
-            return
-        self._codec.receive_data(data)
-        while not self._closing():
+        self.receive_data(data)
+        self.handle_buffered(UNLIMITED)
+
+    def receive_data(self, data: bytes) -> None:
+        """Buffer bytes; the server calls :meth:`handle_buffered` to pace the handling."""
+        if not self._closing():
+            self._codec.receive_data(data)
+
+    def handle_buffered(self, limit: int) -> int:
+        """Handle up to ``limit`` buffered frames (or framing errors); returns how many."""
+        handled = 0
+        while handled < limit and not self._closing():
             try:
                 message = self._codec.next_message()
             except ProtocolError as exc:
+                handled += 1
                 self._bad_frame(exc)
                 continue
             if message is NEED_DATA:
-                return
+                break
             assert isinstance(message, Frame)
+            handled += 1
             self._handle_safely(message)
+        return handled
 
     def connection_lost(self) -> None:
         """The socket is gone (EOF, reset, our own close): a seat in a running game is held
@@ -242,9 +261,11 @@ class AahDialogue:
         """A frame the codec could not read (2.2): ``UNRG`` with its text; during the
         handshake nothing may be sent, except that invalid UTF-8 refuses the join."""
         if self.state is State.HANDSHAKE:
-            if exc.code == "invalid_utf8":
+            if exc.code == "invalid_utf8" or not exc.recoverable:
                 self._refuse(texts.MALFORMED_DATA)
             return
+        if not exc.recoverable:  # one frame past the codec's memory bound: the stream is lost
+            self._errors = MAX_PROTOCOL_ERRORS - 1  # so this UNRG is followed by DISC and the close
         self.reject(exc.reason)
 
     def _handle_new(self, message: Frame) -> None:

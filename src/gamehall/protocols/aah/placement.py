@@ -13,14 +13,17 @@ table, so the server places it, in this order:
 4. otherwise a new table with the hall's defaults, unless ``max_tables`` AAH tables exist:
    refused "No open table; try again later.".
 
-The functions here only read the hall (:meth:`HallPort.rooms`) or act through the user's own
-:class:`Session`, so they stay inside the protocol layer's contract.
+The functions here only read the hall or act through the user's own :class:`Session`, so they
+stay inside the protocol layer's contract. They read the hall's indexes
+(:meth:`HallPort.seats_of`, :meth:`HallPort.rooms_matching` with :func:`is_open` as the
+placement rule, :meth:`HallPort.room_count`), never a list of every room: a join costs the
+same with 10 tables or 3,000.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Final
 
 from gamehall.protocols._core import HallError, HallPort, RoomInfo, Session
@@ -66,7 +69,9 @@ def is_open(info: RoomInfo) -> bool:
 
 def held_table(hall: HallPort, nick: str) -> RoomInfo | None:
     """The AAH table holding a seat (away) for ``nick``, ignoring case, if any."""
-    for info in hall.rooms(GAME):
+    for info in hall.seats_of(nick):
+        if info.game != GAME:
+            continue
         for seat, name in info.seats.items():
             if seat in info.away and _same_nick(name, nick) and not info.finished:
                 return info
@@ -76,16 +81,16 @@ def held_table(hall: HallPort, nick: str) -> RoomInfo | None:
 def seated_elsewhere(hall: HallPort, nick: str) -> bool:
     """Whether ``nick`` holds a seat that a legacy join may not take back: a present seat in
     any room, or any seat outside AAH (3.5 step 2)."""
-    for info in hall.rooms(None):
+    for info in hall.seats_of(nick):
         for seat, name in info.seats.items():
             if _same_nick(name, nick) and (info.game != GAME or seat not in info.away):
                 return True
     return False
 
 
-def open_tables(hall: HallPort) -> list[RoomInfo]:
-    """The open AAH tables, first created first."""
-    return sorted((info for info in hall.rooms(GAME) if is_open(info)), key=lambda info: info.created_seq)
+def open_tables(hall: HallPort) -> Iterator[RoomInfo]:
+    """The open AAH tables, first created first (lazily, from the hall's index)."""
+    return hall.rooms_matching(GAME, is_open)
 
 
 def landing_table(hall: HallPort, nick: str | None = None) -> RoomInfo | None:
@@ -95,8 +100,7 @@ def landing_table(hall: HallPort, nick: str | None = None) -> RoomInfo | None:
         held = held_table(hall, nick)
         if held is not None:
             return held
-    tables = open_tables(hall)
-    return tables[0] if tables else None
+    return next(open_tables(hall), None)
 
 
 def describe(
@@ -140,7 +144,7 @@ def place(hall: HallPort, session: Session) -> tuple[str, Seat]:
         except (HallError, RuleError) as exc:  # filled up or started meanwhile: try the next one
             log.debug("AAH placement: table %s refused %s: %s", info.room_id, session.name, exc)
     defaults = hall.game_defaults(GAME)
-    if len(hall.rooms(GAME)) >= _int(defaults, "max_tables", DEFAULT_MAX_TABLES):
+    if hall.room_count(GAME) >= _int(defaults, "max_tables", DEFAULT_MAX_TABLES):
         raise Refused(texts.NO_OPEN_TABLE)
     try:
         created = session.create_room(GAME)

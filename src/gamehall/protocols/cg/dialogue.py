@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from gamehall.protocols._core import (
     NEED_DATA,
+    UNLIMITED,
     Cancellable,
     Clock,
     CloseReason,
@@ -49,6 +50,7 @@ from gamehall.protocols.cg.accounts import (
     PROFILE_IMG_MAX,
     Account,
     Accounts,
+    login_keys,
     valid_password,
     valid_username,
 )
@@ -145,6 +147,8 @@ class CgDialogue:
         self.pacer = Pacer(clock, self.send_packet)
         self.pacing: Pacing | None = None
         self.chat_times: list[float] = []
+        self.waiting = False
+        """A password check runs off the loop: input waits (see :meth:`handle_buffered`)."""
         self._preauth: Cancellable | None = clock.call_later(preauth_timeout_s, self._preauth_expired)
         self._raw_send(registry.HELLO, {"version": PENG3DNET_VERSION, "protoversion": PENG3DNET_PROTOVERSION})
 
@@ -223,22 +227,34 @@ class CgDialogue:
         return self.l1 is L1.CLOSED
 
     def data_received(self, data: bytes) -> None:
-        if self.closed:
-            return
-        self.codec.receive_data(data)
-        while not self.closed:
+        self.receive_data(data)
+        self.handle_buffered(UNLIMITED)
+
+    def receive_data(self, data: bytes) -> None:
+        """Buffer bytes; the server calls :meth:`handle_buffered` to pace the handling."""
+        if not self.closed:
+            self.codec.receive_data(data)
+
+    def handle_buffered(self, limit: int) -> int:
+        """Handle up to ``limit`` buffered packets (or framing errors); returns how many.
+        Stops early while a password check runs off the loop (:meth:`Wire.offload`)."""
+        handled = 0
+        while handled < limit and not self.closed and not self.waiting:
             try:
                 packet = self.codec.next_message()
             except ProtocolError as exc:
+                handled += 1
                 if exc.code == "unknown_packet":
                     log.info("cg %s: dropped: %s", self.wire.peer, exc.reason)
                     continue
                 log.info("cg %s: protocol error: %s", self.wire.peer, exc.reason)
                 self.close("protocolerror")
-                return
+                break
             if packet is NEED_DATA:
-                return
+                break
+            handled += 1
             self._handle(packet)
+        return handled
 
     def connection_lost(self) -> None:
         self.l1 = L1.CLOSED
@@ -391,24 +407,61 @@ class CgDialogue:
         self.send_packet(Packet("cg:auth", body))
 
     def _auth(self, body: dict[str, Any]) -> None:
+        """``cg:auth``: register and/or log in. The password hash (scrypt) runs off the loop
+        through :meth:`Wire.offload`; input of this connection waits for its answer. Wrong
+        passwords are limited per account and per address (:class:`LoginThrottle`): past the
+        free attempts, each attempt waits for a growing delay first (throttled, never cut)."""
         username, password = body["username"], body["pwd"]
         if not isinstance(username, str) or not isinstance(password, str):
             self._auth_reply(status="wrong_credentials")
             return
-        if body.get("create") is True:
+        create = body.get("create") is True
+        if create:
             if not self.accounts.allow_new:
                 self._auth_reply(status="register_disabled", username=username)
                 return
             if not valid_username(username) or not valid_password(password):
                 self._auth_reply(status="wrong_credentials")
                 return
-            if self.accounts.create(username, password) is None:
-                self._auth_reply(status="user_exists", username=username)
+        keys = login_keys(username, self.wire.peer)
+        wait = self.directory.logins.reserve(keys, self.clock.now())
+        accounts = self.accounts
+
+        def check() -> tuple[str, Account | None]:  # runs in a worker thread
+            if create and accounts.create(username, password) is None:
+                return "user_exists", None
+            return "checked", accounts.verify(username, password)
+
+        def done(result: tuple[str, Account | None]) -> None:
+            self.waiting = False
+            if self.closed:
                 return
-        account = self.accounts.verify(username, password)
+            self._auth_checked(username, keys, *result)
+
+        def start() -> None:
+            if self.closed:
+                self.waiting = False
+                return
+            self.wire.offload(check, done)
+
+        self.waiting = True
+        if wait > 0:
+            log.info("cg %s: login for %r throttled %.1f s after failures", self.wire.peer, username, wait)
+            self.clock.call_later(wait, start)
+        else:
+            start()
+
+    def _auth_checked(
+        self, username: str, keys: tuple[str, str], outcome: str, account: Account | None
+    ) -> None:
+        if outcome == "user_exists":
+            self._auth_reply(status="user_exists", username=username)
+            return
         if account is None:
+            self.directory.logins.failed(keys, self.clock.now())
             self._auth_reply(status="wrong_credentials")
             return
+        self.directory.logins.succeeded(keys[0])
         if account.blocked:
             self._auth_reply(status="blocked", username=account.username)
             return
@@ -495,16 +548,32 @@ class CgDialogue:
             self.accounts.set_profile_img(me, img)
         if "pwd" in body:
             pair = body["pwd"]
-            ok = (
+            if not (
                 isinstance(pair, list)
                 and len(pair) == 2
                 and all(isinstance(p, str) for p in pair)
                 and valid_password(pair[1])
-                and self.accounts.change_password(me, pair[0], pair[1])
-            )
-            if not ok:
+            ):
                 self.status("cg:msg.status.user.wrong_pwd")
                 return
+            old, new = pair
+            accounts = self.accounts
+
+            def done(changed: bool) -> None:
+                self.waiting = False
+                if self.closed:
+                    return
+                if not changed:
+                    self.status("cg:msg.status.user.wrong_pwd")
+                    return
+                self._send_own_status(me)
+
+            self.waiting = True  # scrypt (check the old, hash the new) runs off the loop
+            self.wire.offload(lambda: accounts.change_password(me, old, new), done)
+            return
+        self._send_own_status(me)
+
+    def _send_own_status(self, me: str) -> None:
         updated = self.accounts.get(me)
         if updated is not None:
             self.account = updated

@@ -23,6 +23,7 @@ from typing import Any, Final, Protocol
 
 from gamehall.protocols._core import HallPort, Session
 from gamehall.protocols.cg import gamerules
+from gamehall.protocols.cg.accounts import LoginThrottle
 from gamehall.protocols.cg.codec import Packet
 
 ROLE_REMOVED: Final = -1
@@ -148,6 +149,7 @@ class Directory:
         self.lobbies: dict[str, Lobby] = {}
         self.lobby_of: dict[str, str] = {}  # member uuid -> lobby id
         self.seat_uuids: dict[str, str] = {}  # lower-cased hall name -> uuid
+        self.logins = LoginThrottle()  # failed logins per account and address, hall-wide
         self._bot_numbers = itertools.count(1)
 
     def uuid_for_name(self, name: str) -> str:

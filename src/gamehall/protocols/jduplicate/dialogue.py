@@ -18,10 +18,12 @@ States (note §4.1)::
   :mod:`.requests`; how engine events become messages is :mod:`.outbound`; the shared list of
   users and games is :mod:`.lobby`.
 
-The wire rules that need a clock are here: the flood limit (50 frames or 64 KiB in any 10 s:
-99004 and close), the idle timeout (3600 s without a frame: 99005 and close) and the login
-timeout (60 s: 99005 and close). The server's own idle timeout is off for this protocol
-(:data:`IDLE_TIMEOUT_S`), since the note words its own.
+The wire rules that need a clock are here: the idle timeout (3600 s without a frame: 99005
+and close) and the login timeout (60 s: 99005 and close). The server's own idle timeout is
+off for this protocol (:data:`IDLE_TIMEOUT_S`), since the note words its own. The note's
+flood limit (50 frames or 64 KiB in 10 s: 99004 and close) became the server's throttle: a
+fast client is slowed by TCP back-pressure, never closed (docs/transport.md,
+Decision (ours)).
 
 Watching a game: the note has no spectator on the wire, so JOINGAMEREQUEST for a full game is
 40003 and for a started scrabble game 40005 (note §5); JDuplicate users watch in the browser.
@@ -42,11 +44,11 @@ from __future__ import annotations
 
 import enum
 import logging
-from collections import deque
 from typing import Final
 
 from gamehall.protocols._core import (
     NEED_DATA,
+    UNLIMITED,
     Cancellable,
     ChatSaid,
     Clock,
@@ -83,9 +85,6 @@ IDLE_TIMEOUT_S: Final = 0.0
 
 IDLE_S: Final = 3600.0
 LOGIN_S: Final = 60.0
-FLOOD_WINDOW_S: Final = 10.0
-FLOOD_FRAMES: Final = 50
-FLOOD_BYTES: Final = 64 * 1024
 SERVER_TYPE: Final = "JDuplicate"
 SERVER_VERSION: Final = "0.6"
 """SERVERTYPE's fixed strings, so that original clients accept the server (note §6)."""
@@ -131,8 +130,6 @@ class JdDialogue:
         """The room holding a seat for this name at PLAYERNAME (rejoined at login)."""
         self._idle_s = idle_s
         self._last_frame = clock.now()
-        self._frame_times: deque[float] = deque()
-        self._byte_times: deque[tuple[float, int]] = deque()
         self._idle_timer: Cancellable | None = None
         self._login_timer: Cancellable | None = (
             clock.call_later(login_s, self._login_expired) if login_s > 0 else None
@@ -172,41 +169,40 @@ class JdDialogue:
     # ------------------------------------------------------------------ input
 
     def data_received(self, data: bytes) -> None:
-        """Bytes from the client: frames in order, with the flood and idle rules."""
-        if self.state is State.CLOSED:
-            return
-        now = self.clock.now()
-        self._byte_times.append((now, len(data)))
-        self.codec.receive_data(data)
-        while self._open():
+        """Bytes from the client: frames in order."""
+        self.receive_data(data)
+        self.handle_buffered(UNLIMITED)
+
+    def receive_data(self, data: bytes) -> None:
+        """Buffer bytes; the server calls :meth:`handle_buffered` to pace the handling."""
+        if self.state is not State.CLOSED:
+            self.codec.receive_data(data)
+
+    def handle_buffered(self, limit: int) -> int:
+        """Handle up to ``limit`` buffered frames (or framing errors); returns how many.
+
+        There is no frame-count flood limit: the server throttles a fast client instead of
+        closing it (docs/transport.md, "Flood", Decision (ours)); only a frame that
+        cannot be valid (over ``max_inbound_frame``) ends the connection, with 99004.
+        """
+        handled = 0
+        while handled < limit and self._open():
             try:
                 message = self.codec.next_message()
             except WireError as error:
-                if self._count_frame():
-                    self._bad_frame(error)
+                handled += 1
+                self._last_frame = self.clock.now()
+                self._bad_frame(error)
                 continue
             if message is NEED_DATA:
-                return
-            if self._count_frame():
-                self._handle_safely(message)
+                break
+            handled += 1
+            self._last_frame = self.clock.now()
+            self._handle_safely(message)
+        return handled
 
     def _open(self) -> bool:
         return self.state is not State.CLOSED
-
-    def _count_frame(self) -> bool:
-        """Note one inbound frame; False when the flood limit closed the connection."""
-        now = self.clock.now()
-        self._last_frame = now
-        self._frame_times.append(now)
-        horizon = now - FLOOD_WINDOW_S
-        while self._frame_times and self._frame_times[0] <= horizon:
-            self._frame_times.popleft()
-        while self._byte_times and self._byte_times[0][0] <= horizon:
-            self._byte_times.popleft()
-        if len(self._frame_times) > FLOOD_FRAMES or sum(n for _, n in self._byte_times) > FLOOD_BYTES:
-            self._fatal(ErrorCode.EXCESS_FLOOD, "Excess flood")
-            return False
-        return True
 
     def _bad_frame(self, error: WireError) -> None:
         if not error.recoverable:

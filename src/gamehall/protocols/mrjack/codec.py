@@ -26,6 +26,14 @@ MAX_LINE_BYTES: Final = 4096
 
 LINE_TOO_LONG: Final = "Zeile zu lang"
 
+DISCARD_FACTOR: Final = 64
+"""An over-long line is skipped (after ``Zeile zu lang``) for up to this many times the line
+cap; past that the stream is garbage or a memory attack: the error is then not recoverable and
+the dialogue closes the connection. **Decision (ours)**, docs/transport.md."""
+
+_BLANK: Final = b" \t\r\n\x0b\x0c"
+"""ASCII white space: a run of lines made only of it is skipped at C speed."""
+
 
 @dataclass(frozen=True, slots=True)
 class Received:
@@ -48,7 +56,7 @@ class TermCodec:
     """Lines of terms for one connection. Feed bytes with :meth:`receive_data`, then call
     :meth:`next_message` until it returns :data:`NEED_DATA`."""
 
-    __slots__ = ("_buffer", "_discarding", "_scanned", "max_line", "style")
+    __slots__ = ("_abandoned", "_buffer", "_discarded", "_discarding", "_scanned", "max_line", "style")
 
     def __init__(self, style: Style = Style.PROLOG, *, max_line: int = MAX_LINE_BYTES) -> None:
         self.style = style
@@ -56,6 +64,8 @@ class TermCodec:
         self._buffer = bytearray()
         self._scanned = 0
         self._discarding = False
+        self._discarded = 0
+        self._abandoned = False
 
     @property
     def buffered(self) -> int:
@@ -73,12 +83,25 @@ class TermCodec:
         """
         buffer = self._buffer
         while True:
+            if self._abandoned:
+                buffer.clear()
+                raise ProtocolError(LINE_TOO_LONG, recoverable=False, code="stream_abandoned")
+            if not self._discarding and self._scanned == 0 and buffer and buffer[0] in _BLANK:
+                white = len(buffer) - len(buffer.lstrip(_BLANK))
+                last_break = buffer.rfind(b"\n", 0, white)
+                if last_break >= 0:  # whole blank lines up to there: not messages
+                    del buffer[: last_break + 1]
             end = buffer.find(LF, self._scanned)
             if end < 0:
                 if self._discarding:
+                    self._discarded += len(buffer)
                     buffer.clear()
                     self._scanned = 0
+                    if self._discarded > DISCARD_FACTOR * self.max_line:
+                        self._abandoned = True
+                        continue
                 elif len(buffer) > self.max_line + 1:  # even a final CR cannot save it
+                    self._discarded = len(buffer)
                     buffer.clear()
                     self._scanned = 0
                     self._discarding = True

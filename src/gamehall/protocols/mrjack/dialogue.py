@@ -41,6 +41,7 @@ from typing import Final
 
 from gamehall.protocols._core import (
     NEED_DATA,
+    UNLIMITED,
     Clock,
     CloseReason,
     Delivery,
@@ -128,19 +129,32 @@ class MrJackDialogue:
 
     def data_received(self, data: bytes) -> None:
         """Bytes from the client, in any chunking: one command per line, in order."""
-        if self.state is State.CLOSED:
-            return
-        self._codec.receive_data(data)
-        while not self._closed():
+        self.receive_data(data)
+        self.handle_buffered(UNLIMITED)
+
+    def receive_data(self, data: bytes) -> None:
+        """Buffer bytes; the server calls :meth:`handle_buffered` to pace the handling."""
+        if self.state is not State.CLOSED:
+            self._codec.receive_data(data)
+
+    def handle_buffered(self, limit: int) -> int:
+        """Handle up to ``limit`` buffered lines (or framing errors); returns how many."""
+        handled = 0
+        while handled < limit and not self._closed():
             try:
                 message = self._codec.next_message()
             except ProtocolError as exc:
+                handled += 1
                 self.send(err(exc.reason))
+                if not exc.recoverable:  # a line past the memory bound: nothing valid follows
+                    self._close_for_protocol_error()
                 continue
             if message is NEED_DATA:
-                return
+                break
             assert isinstance(message, Received)
+            handled += 1
             self._handle_safely(message)
+        return handled
 
     def connection_lost(self) -> None:
         """The socket is gone: a drop (note 12: a ``quit`` without the ``ok``)."""
@@ -373,6 +387,14 @@ class MrJackDialogue:
         self.send(term("ison", atoms(self._roster.nicks())))
 
     # ------------------------------------------------------------------ helpers
+
+    def _close_for_protocol_error(self) -> None:
+        """Input that cannot be valid (a line past the memory bound): the ``err`` was sent;
+        close like a lost connection (a seat in a running game is held, note 12)."""
+        self.state = State.CLOSED
+        self._logout(dropped=True)
+        if not self._lost:
+            self._wire.close()
 
     def _closed(self) -> bool:
         """Whether input is over (a handler may have closed the connection)."""

@@ -37,6 +37,7 @@ from typing import Any, Final
 
 from gamehall.protocols._core import (
     NEED_DATA,
+    UNLIMITED,
     Cancellable,
     ChatSaid,
     Clock,
@@ -118,6 +119,9 @@ class UrDialogue:
         self._gone_seats: set[int] = set()
         self._linger: Cancellable | None = None
         self._lost = False
+        self.waiting = False
+        """A room password's scrypt runs off the loop: input waits (see :meth:`after_password_work`)."""
+        self._password_ready = False
 
     @property
     def closed(self) -> bool:
@@ -151,20 +155,34 @@ class UrDialogue:
 
     def data_received(self, data: bytes) -> None:
         """Bytes from the client: split into lines (any chunking) and handle each in order."""
-        if self.state is State.CLOSED:
-            return
-        self._codec.receive_data(data)
-        while not self.closed:
+        self.receive_data(data)
+        self.handle_buffered(UNLIMITED)
+
+    def receive_data(self, data: bytes) -> None:
+        """Buffer bytes; the server calls :meth:`handle_buffered` to pace the handling."""
+        if self.state is not State.CLOSED:
+            self._codec.receive_data(data)
+
+    def handle_buffered(self, limit: int) -> int:
+        """Handle up to ``limit`` buffered lines (or framing errors); returns how many."""
+        handled = 0
+        while handled < limit and not self.closed and not self.waiting:
             try:
                 line = self._codec.next_message()
-            except ProtocolError:
+            except ProtocolError as exc:
+                handled += 1
                 self._abort_pending_input()
                 self.fehler(22)
+                if not exc.recoverable:  # a line past the memory bound: nothing valid follows
+                    self._depart(announce=True)
+                    self._close()
                 continue
             if line is NEED_DATA:
-                return
+                break
             assert isinstance(line, str)
+            handled += 1
             self._handle_safely(line)
+        return handled
 
     def connection_lost(self) -> None:
         """The socket is gone: a running game holds the seat for the room's grace (played with
@@ -182,8 +200,11 @@ class UrDialogue:
     # ------------------------------------------------------------------ handling lines
 
     def _handle_safely(self, line: str) -> None:
+        self._run_safely(lambda: self._handle(line), line)
+
+    def _run_safely(self, step: Callable[[], None], line: str) -> None:
         try:
-            self._handle(line)
+            step()
         except Fehler as exc:
             self._abort_pending_input()
             self.fehler(exc.number)
@@ -193,6 +214,28 @@ class UrDialogue:
             )
             self._abort_pending_input()
             self.fehler(22)
+
+    def after_password_work(self, work: Callable[[], None] | None, retry: Callable[[], None]) -> bool:
+        """Whether the caller must stop here because a room password's scrypt (``work``, from
+        ``hall.password_work``) now runs off the loop (``Wire.offload``); ``retry`` then runs
+        the same step again, its checks included, and the hall finds the answer ready.
+        Input of this connection waits meanwhile (:meth:`handle_buffered`)."""
+        if work is None or self._password_ready:
+            return False
+        self.waiting = True
+
+        def done(_: object) -> None:
+            self.waiting = False
+            if self.closed:
+                return
+            self._password_ready = True
+            try:
+                self._run_safely(retry, "(after a password check)")
+            finally:
+                self._password_ready = False
+
+        self.wire.offload(work, done)
+        return True
 
     def _abort_pending_input(self) -> None:
         """A FEHLER ends a login sequence and discards an open client block."""

@@ -10,6 +10,7 @@ TEILNEHMEN takes a seat, ZUSCHAUEN starts watching.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from gamehall.protocols._core import HallError, Session
@@ -176,6 +177,9 @@ class Join(Sequence):
             raise Fehler(28)
         if game.name_taken(name):
             raise Fehler(16)
+        password = game.password if not game.locked else self.given_password
+        if d.after_password_work(password_work(d, game, password), lambda: self.take(d, keyword, params)):
+            return
         session, hall_name = _login_as(d, name)
         d.end_sequence()
         d.enter(game, session, hall_name, name, spectator=False)
@@ -206,6 +210,9 @@ class Watch(Sequence):
             raise Fehler(28)
         if game.name_taken(name):
             raise Fehler(16)
+        work = password_work(d, game, game.password)
+        if d.after_password_work(work, lambda: self.take(d, keyword, params)):
+            return
         session, hall_name = _login_as(d, name)
         d.end_sequence()
         d.enter(game, session, hall_name, name, spectator=True)
@@ -283,6 +290,21 @@ def _login(d: UrDialogue, hall_name: str) -> Session:
         return d.hall.login(hall_name, d, protocol="urserver")
     except HallError:
         raise Fehler(13) from None
+
+
+def password_work(d: UrDialogue, game: UrGame, password: str | None) -> Callable[[], None] | None:
+    """The scrypt a join or watch of ``game`` with ``password`` will cost the hall: the check
+    against its room, or the hash of the room this join will open (its creator's check is then
+    free). Run off the loop by :meth:`UrDialogue.after_password_work`."""
+    if game.room_id is not None:
+        work = d.hall.password_work(password, str(game.room_id))
+        if work is not None:
+            return work
+    if game.password is None:
+        return None
+    if game.room_id is None or game.room_id not in {info.room_id for info in d.hall.rooms(GAME)}:
+        return d.hall.password_work(game.password)
+    return None
 
 
 def _login_as(d: UrDialogue, wire_name: str) -> tuple[Session, str]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from gamehall.protocols._core import (
     Cancellable,
@@ -79,6 +80,11 @@ class _Place:
     seat: Seat | None
 
 
+def _run_here(work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+    """Without a server (sans-I/O tests), slow work runs at once."""
+    done(work())
+
+
 class WebDialogue:
     """The web protocol for one WebSocket connection (see the module docstring)."""
 
@@ -88,8 +94,11 @@ class WebDialogue:
         send_text: Callable[[str], None],
         close: Callable[[], None],
         clock: Clock,
+        *,
+        offload: Callable[[Callable[[], Any], Callable[[Any], None]], None] | None = None,
     ) -> None:
         self._hall = hall
+        self._offload = offload if offload is not None else _run_here
         self._send_text = send_text
         self._close = close
         self._clock = clock
@@ -114,6 +123,28 @@ class WebDialogue:
             except ProtocolError as exc:
                 self._error(exc.code, exc.reason, codec.message_id(text))
                 return
+            work = self._password_work(message)
+            if work is not None:  # scrypt off the loop first; the hall call finds the answer
+                self._offload(work, lambda _: self._after_password_work(message))
+                return
+            self._dispatch(message)
+        finally:
+            self._handling = False
+        self._flush_views()
+
+    def _password_work(self, message: ClientMessage) -> Callable[[], None] | None:
+        if isinstance(message, Create):
+            return self._hall.password_work(message.password)
+        if isinstance(message, (Join, Spectate)):
+            return self._hall.password_work(message.password, message.room)
+        return None
+
+    def _after_password_work(self, message: ClientMessage) -> None:
+        """The password work of ``message`` is done (in a worker thread): handle it now."""
+        if self._closed:
+            return
+        self._handling = True
+        try:
             self._dispatch(message)
         finally:
             self._handling = False

@@ -20,7 +20,8 @@ import importlib.resources
 import json
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
+from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -327,11 +328,20 @@ def load_bundled_pack() -> Pack:
 # --------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class SharedDeck:
+    """The cards of a set of packs, shared between tables (see :meth:`DeckLibrary.shared_deck`)."""
+
+    whites: tuple[str, ...]
+    blacks: tuple[BlackCard, ...]
+
+
 class DeckLibrary:
     """Packs by name, in load order. The first pack of a name wins; later ones are skipped."""
 
     def __init__(self, packs: Iterable[Pack] = ()) -> None:
         self._packs: dict[str, Pack] = {}
+        self._merged: dict[tuple[tuple[str, ...], bool], SharedDeck] = {}
         for pack in packs:
             self.add(pack)
 
@@ -398,6 +408,47 @@ class DeckLibrary:
         except KeyError:
             raise KeyError(f"no deck pack named {name!r}") from None
 
+    def shared_deck(self, pack_names: Sequence[str], *, pick1_only: bool) -> SharedDeck:
+        """The merged card texts of the chosen packs, built once and shared by every table
+        that chose the same packs: long-lived, immutable (tuples of strings and of frozen
+        cards), so a table holds only indexes into it and the collector never needs to walk
+        it again after ``gc.freeze()``.
+
+        Packs are merged in the given order; a white text that appears twice is kept once.
+        With ``pick1_only`` the black cards that pick more than one are left out.
+
+        Raises:
+            ConfigError: no pack chosen, or a name the library does not know.
+        """
+        if not pack_names:
+            raise ConfigError("Choose at least one card pack.")
+        unknown = [name for name in pack_names if name not in self._packs]
+        if unknown:
+            raise ConfigError(f"Unknown card pack(s): {', '.join(unknown)}.")
+        key = (tuple(dict.fromkeys(pack_names)), pick1_only)
+        shared = self._merged.get(key)
+        if shared is None:
+            packs = [self._packs[name] for name in key[0]]
+            shared = SharedDeck(
+                whites=tuple(dict.fromkeys(text for pack in packs for text in pack.whites)),
+                blacks=tuple(
+                    black for pack in packs for black in pack.blacks if not pick1_only or black.pick == 1
+                ),
+            )
+            self._merged[key] = shared
+        return shared
+
+    def deal_order(self, shared: SharedDeck, rng: Rng) -> tuple[list[int], list[int], list[BlackCard]]:
+        """One table's part of a deck (5.3): a random card id per white text (unique, in
+        ``[1, 2**31-1]``), the white texts' order (indexes, top first) and the black cards'
+        order, all from ``rng`` alone, so the same seed builds the same deck."""
+        ids = rng.sample(range(1, MAX_CARD_ID + 1), len(shared.whites))
+        order = list(range(len(shared.whites)))
+        blacks = list(shared.blacks)
+        rng.shuffle(order)
+        rng.shuffle(blacks)
+        return ids, order, blacks
+
     def build_game_deck(
         self, pack_names: Sequence[str], rng: Rng, *, pick1_only: bool
     ) -> tuple[list[WhiteCard], list[BlackCard]]:
@@ -411,24 +462,12 @@ class DeckLibrary:
         Raises:
             ConfigError: no pack chosen, or a name the library does not know.
         """
-        if not pack_names:
-            raise ConfigError("Choose at least one card pack.")
-        unknown = [name for name in pack_names if name not in self._packs]
-        if unknown:
-            raise ConfigError(f"Unknown card pack(s): {', '.join(unknown)}.")
-        packs = [self._packs[name] for name in dict.fromkeys(pack_names)]
-        texts = list(dict.fromkeys(text for pack in packs for text in pack.whites))
-        blacks = [black for pack in packs for black in pack.blacks if not pick1_only or black.pick == 1]
-        ids = rng.sample(range(1, MAX_CARD_ID + 1), len(texts))
-        whites = [WhiteCard(card_id, text) for card_id, text in zip(ids, texts, strict=True)]
-        rng.shuffle(whites)
-        rng.shuffle(blacks)
-        return whites, blacks
+        shared = self.shared_deck(pack_names, pick1_only=pick1_only)
+        ids, order, blacks = self.deal_order(shared, rng)
+        return [WhiteCard(ids[index], shared.whites[index]) for index in order], blacks
 
 
-def check_deck_size(
-    whites: Sequence[WhiteCard], blacks: Sequence[BlackCard], playermax: int, pick1_only: bool
-) -> None:
+def check_deck_size(whites: Sized, blacks: Sequence[BlackCard], playermax: int, pick1_only: bool) -> None:
     """Refuse a table whose deck is too small for its seats (5.3, deck size check).
 
     It needs at least 20 white cards per possible seat and 20 black cards, counting only pick-1

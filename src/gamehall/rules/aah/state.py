@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from gamehall.rules._core import JSON, Rng, Seat, Timer
 from gamehall.rules.aah.cards import BlackCard, WhiteCard
-from gamehall.rules.aah.piles import Pile
+from gamehall.rules.aah.piles import Pile, WhitePile
 
 HAND_SIZE = 10
 """Cards in a full hand (seed)."""
@@ -103,7 +103,7 @@ class TableState:
 
     config: Mapping[str, JSON]
     rng: Rng
-    whites: Pile[WhiteCard]
+    whites: WhitePile
     blacks: Pile[BlackCard]
     deck_whites: int
     deck_blacks: int

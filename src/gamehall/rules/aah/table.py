@@ -38,7 +38,7 @@ from gamehall.rules.aah import checks, errors, notices, rounds
 from gamehall.rules.aah.actions import Judge, Pick
 from gamehall.rules.aah.cards import BlackCard, WhiteCard
 from gamehall.rules.aah.events import CountdownShortened
-from gamehall.rules.aah.piles import Pile
+from gamehall.rules.aah.piles import Pile, WhitePile
 from gamehall.rules.aah.settings import check_config
 from gamehall.rules.aah.state import SHORT_COUNTDOWN, Phase, SeatRecord, TableState, TimerKind
 from gamehall.rules.aah.view import table_view
@@ -71,18 +71,22 @@ def new_game(
 
         packs = config["packs"]
         assert isinstance(packs, list)
-        whites, blacks = (library or _bundled_library()).build_game_deck(packs, rng, pick1_only=pick1_only)
-        check_deck_size(whites, blacks, int(config["playermax"]), pick1_only)
+        lib = library or _bundled_library()
+        shared = lib.shared_deck(packs, pick1_only=pick1_only)
+        check_deck_size(shared.whites, shared.blacks, int(config["playermax"]), pick1_only)
+        ids, order, blacks = lib.deal_order(shared, rng)
+        whites = WhitePile(shared.whites, ids, order)
     else:
-        whites = list(deck[0])
+        given = list(deck[0])
         blacks = [black for black in deck[1] if not pick1_only or black.pick == 1]
-        _check_given_deck(whites, blacks)
+        _check_given_deck(given, blacks)
+        whites = WhitePile(tuple(c.text for c in given), [c.card_id for c in given], range(len(given)))
     state = TableState(
         config=config,
         rng=rng,
-        whites=Pile(whites),
+        whites=whites,
         blacks=Pile(blacks),
-        deck_whites=len(whites),
+        deck_whites=whites.available(),
         deck_blacks=len(blacks),
     )
     return AahTable(state)

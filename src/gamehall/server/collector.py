@@ -1,0 +1,180 @@
+"""The server's policy for Python's cyclic garbage collector, and its pause probe.
+
+Why: a full collection walks every tracked object and stops the event loop meanwhile. With
+1,000 AAH tables the heap holds millions of long-lived objects (rooms, seats, connections,
+each room's delivery history for resume), and CPython's default policy collected them all
+every 15-30 s: pauses of 1-3 s in which no table moved (docs/BENCHMARKS.md). Long-lived
+objects need no walking: what keeps them alive is the hall itself.
+
+Decision (ours), the policy:
+
+1. after start-up (modules, decks, lexicons, restored rooms) everything is frozen
+   (``gc.freeze()``: moved to the permanent generation, which collections skip);
+2. every ``gc_freeze_s`` seconds (default 5) a *settle*: one full collection, which now walks
+   only what was created since the last freeze (a few seconds of allocations, milliseconds),
+   so cyclic garbage made meanwhile is freed; then the survivors are frozen too. A full
+   collection triggered by the allocation thresholds in between walks the same small set;
+3. every ``gc_reclaim_s`` seconds (default 900; 0 = never) a *reclaim*: ``gc.unfreeze()`` and a
+   full collection of everything, for the cyclic garbage whose objects were frozen while still
+   alive (a closed room's or connection's reference cycles). This one pause is as long as a
+   full collection used to be; it happens every 15 minutes instead of every 15-30 seconds,
+   and its length and what it freed are exposed, so an operator can see whether it is
+   needed at all (0 unreachable objects: turn it off) or should run more often (memory).
+
+Objects that die without a cycle are freed by reference counting whether frozen or not.
+
+The probe (``gc.callbacks``) records each collection's pause: the longest since start and per
+generation in ``/metrics`` (``gamehall_gc_pause_seconds_max``), and the settles' and reclaims'
+work in counters, so a pause budget is checked in production, not only in the bench.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import time
+from typing import Any
+
+from gamehall.server.metrics import Gauge, MetricsRegistry
+
+log = logging.getLogger(__name__)
+
+DEFAULT_FREEZE_S = 5.0
+DEFAULT_RECLAIM_S = 900.0
+
+
+class CollectorProbe:
+    """Times every collection through ``gc.callbacks`` (installed by :meth:`install`)."""
+
+    def __init__(self) -> None:
+        self.longest_s = [0.0, 0.0, 0.0]
+        """Longest pause per generation since start, in seconds."""
+        self.collections = [0, 0, 0]
+        self.unreachable = [0, 0, 0]
+        """Objects found unreachable (garbage freed through the collector) per generation."""
+        self._started = 0.0
+
+    def install(self) -> None:
+        if self._callback not in gc.callbacks:
+            gc.callbacks.append(self._callback)
+
+    def remove(self) -> None:
+        if self._callback in gc.callbacks:
+            gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            self._started = now
+            return
+        generation = int(info.get("generation", 2))
+        pause = now - self._started
+        self.collections[generation] += 1
+        self.unreachable[generation] += int(info.get("collected", 0)) + int(info.get("uncollectable", 0))
+        if pause > self.longest_s[generation]:
+            self.longest_s[generation] = pause
+
+
+class Collector:
+    """Runs the policy of the module docstring on the server's loop."""
+
+    def __init__(self, freeze_s: float = DEFAULT_FREEZE_S, reclaim_s: float = DEFAULT_RECLAIM_S) -> None:
+        self.freeze_s = freeze_s
+        self.reclaim_s = reclaim_s
+        self.probe = CollectorProbe()
+        self.settles = 0
+        self.reclaims = 0
+        self.last_reclaim_s = 0.0
+        self.last_reclaim_freed = 0
+        self._settle_handle: asyncio.TimerHandle | None = None
+        self._reclaim_handle: asyncio.TimerHandle | None = None
+
+    def start(self) -> None:
+        """Freeze what start-up built and schedule the settles and reclaims (on the running
+        loop). Safe to call once per server start."""
+        self.probe.install()
+        gc.collect()
+        gc.freeze()
+        loop = asyncio.get_running_loop()
+        if self.freeze_s > 0:
+            self._settle_handle = loop.call_later(self.freeze_s, self._settle)
+        if self.reclaim_s > 0:
+            self._reclaim_handle = loop.call_later(self.reclaim_s, self._reclaim)
+
+    def stop(self) -> None:
+        for handle in (self._settle_handle, self._reclaim_handle):
+            if handle is not None:
+                handle.cancel()
+        self._settle_handle = self._reclaim_handle = None
+        self.probe.remove()
+
+    def _settle(self) -> None:
+        gc.collect()  # walks only the objects made since the last freeze
+        gc.freeze()
+        self.settles += 1
+        self._settle_handle = asyncio.get_running_loop().call_later(self.freeze_s, self._settle)
+
+    def _reclaim(self) -> None:
+        began = time.perf_counter()
+        gc.unfreeze()
+        freed = gc.collect()
+        gc.freeze()
+        self.last_reclaim_s = time.perf_counter() - began
+        self.last_reclaim_freed = freed
+        self.reclaims += 1
+        log.info("collector reclaim: %d unreachable objects, %.0f ms", freed, self.last_reclaim_s * 1000)
+        self._reclaim_handle = asyncio.get_running_loop().call_later(self.reclaim_s, self._reclaim)
+
+    def register(self, registry: MetricsRegistry) -> None:
+        """Expose the probe and the policy's work in ``/metrics``."""
+        probe = self.probe
+        generations = range(3)
+        registry.add(
+            Gauge(
+                "gamehall_gc_pause_seconds_max",
+                "Longest garbage-collection pause since start (the event loop stops meanwhile).",
+                ("generation",),
+                lambda: {(str(g),): probe.longest_s[g] for g in generations},
+            )
+        )
+        registry.add(
+            Gauge(
+                "gamehall_gc_collections",
+                "Garbage collections since start.",
+                ("generation",),
+                lambda: {(str(g),): float(probe.collections[g]) for g in generations},
+            )
+        )
+        registry.add(
+            Gauge(
+                "gamehall_gc_unreachable_objects",
+                "Objects the collector found unreachable since start (freed cyclic garbage).",
+                ("generation",),
+                lambda: {(str(g),): float(probe.unreachable[g]) for g in generations},
+            )
+        )
+        registry.add(
+            Gauge(
+                "gamehall_gc_frozen_objects",
+                "Objects in the permanent generation (long-lived, skipped by collections).",
+                (),
+                lambda: {(): float(gc.get_freeze_count())},
+            )
+        )
+        registry.add(
+            Gauge(
+                "gamehall_gc_last_reclaim_seconds",
+                "How long the last reclaim (unfreeze and collect everything) paused the server.",
+                (),
+                lambda: {(): self.last_reclaim_s},
+            )
+        )
+        registry.add(
+            Gauge(
+                "gamehall_gc_last_reclaim_freed_objects",
+                "Unreachable objects the last reclaim found (0 every time: reclaims are unneeded).",
+                (),
+                lambda: {(): float(self.last_reclaim_freed)},
+            )
+        )
