@@ -21,14 +21,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamehall.bots.doppelkopf.policy import choose_card, ranking_of
+from gamehall.bots.reconnect import play_reconnecting
 from gamehall.protocols._core import NEED_DATA
 from gamehall.protocols.cg import registry
 from gamehall.protocols.cg.codec import CgCodec, Packet
 
 log = logging.getLogger(__name__)
 
-RECONNECT_S = 0.1
-"""The pause between two attempts to reconnect after a lost connection."""
 
 FOLLOWED = ("cancel_yes", "adjourn_yes", "end_yes")
 """Votes a bot backs as soon as another seat casts them."""
@@ -297,28 +296,14 @@ class CgWireBot:
         Raises:
             OSError: the server cannot be reached at the start.
         """
-        connected_once = False
-        gone_since: float | None = None
-        loop = asyncio.get_running_loop()
-        while not self.player.done:
-            try:
-                reader, writer = await asyncio.open_connection(self.host, self.port)
-            except OSError:
-                if not connected_once:
-                    raise
-            else:
-                connected_once = True
-                heard = await self._connection(reader, writer)
-                if self.player.done:
-                    break
-                self.player.connection_lost()
-                if heard:
-                    gone_since = None
-                    self.reconnects += 1
-            gone_since = loop.time() if gone_since is None else gone_since
-            if loop.time() - gone_since > self.reconnect_s:
-                break
-            await asyncio.sleep(RECONNECT_S)
+        self.reconnects += await play_reconnecting(
+            self.host,
+            self.port,
+            self._connection,
+            finished=lambda: self.player.done,
+            lost=self.player.connection_lost,
+            reconnect_s=self.reconnect_s,
+        )
         return self.player.stats
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from gamehall.bots.reconnect import play_reconnecting
 from gamehall.bots.words.choose import choose_move, move_tiles
 from gamehall.bots.words.grid import best_first, grid_words
 from gamehall.protocols._core import NEED_DATA
@@ -39,8 +40,6 @@ log = logging.getLogger(__name__)
 
 CLIENT_NAME: Final = "gamehall words bot"
 CLIENT_VERSION: Final = "1.0"
-RECONNECT_S: Final = 0.1
-"""The pause between two attempts to reconnect after a lost connection."""
 WRITE_INTERVAL_S: Final = 0.25
 """At most 40 frames per 10 s: under the server's flood limit of 50."""
 BOGGLE_WORDS_PER_ROUND: Final = 12
@@ -282,28 +281,14 @@ class WordsWireBot:
         Raises:
             OSError: the server cannot be reached at the start.
         """
-        connected_once = False
-        gone_since: float | None = None
-        loop = asyncio.get_running_loop()
-        while not self.player.done:
-            try:
-                reader, writer = await asyncio.open_connection(self.host, self.port)
-            except OSError:
-                if not connected_once:
-                    raise
-            else:
-                connected_once = True
-                heard = await self._connection(reader, writer)
-                if self.player.done:
-                    break
-                self.player.connection_lost()
-                if heard:
-                    gone_since = None
-                    self.reconnects += 1
-            gone_since = loop.time() if gone_since is None else gone_since
-            if loop.time() - gone_since > self.reconnect_s:
-                break
-            await asyncio.sleep(RECONNECT_S)
+        self.reconnects += await play_reconnecting(
+            self.host,
+            self.port,
+            self._connection,
+            finished=lambda: self.player.done,
+            lost=self.player.connection_lost,
+            reconnect_s=self.reconnect_s,
+        )
         return self.player.result
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
