@@ -222,7 +222,7 @@ class WebDialogue:
             else:
                 session.spectate(room_id)
         except (HallError, RuleError) as exc:
-            log.info("web: %s could not return to room %s: %s", session.name, room_id, exc)
+            log.warning("web: %s could not return to room %s: %s", session.name, room_id, exc)
             return
         self._joined(session, room_id, None)
 
