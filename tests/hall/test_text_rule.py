@@ -16,6 +16,7 @@ from mrjack_wire_support import JackHarness
 from recording_listener import RecordingListener
 from urserver_support import UrHarness
 
+from turns import turn_by_turn_hall
 from gamehall.hall import FakeClock, Hall
 from gamehall.protocols._core import ChatSaid, HallError
 from gamehall.protocols._text import (
@@ -56,7 +57,7 @@ def test_the_hall_normalises_chat_once() -> None:
     [f"a{ch}b" for ch in NAME_SEPARATORS] + ["a\nb", "a\rb", "a\x00b", "a\x03b", "a\tb", "a\u2028b", " a"],
 )
 def test_a_name_no_protocol_could_carry_is_refused_with_a_reason(name: str) -> None:
-    hall = Hall(games={}, store=MemoryStore(), clock=FakeClock())
+    hall = turn_by_turn_hall(games={}, store=MemoryStore(), clock=FakeClock())
     with pytest.raises(HallError) as refused:
         hall.login(name, RecordingListener(), protocol="web")
     assert refused.value.code == "name_invalid"

@@ -3,6 +3,10 @@
 The hall is game-agnostic and has no sockets. Protocol dialogues see it only through
 :class:`gamehall.protocols._core.HallPort` (before login) and
 :class:`gamehall.protocols._core.Session` (after), both implemented here.
+
+The hall never calls a connection back from inside a call: store writes and listener calls go
+to its :class:`~gamehall.hall.outbox.Outbox` (:attr:`Hall.outbox`), committed and then made
+when the loop's turn is over.
 """
 
 from __future__ import annotations
@@ -15,11 +19,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 
 from gamehall.hall.chat_memory import ChatMemory
 from gamehall.hall.directory import LocalDirectory, RoomDirectory, RoomRule
 from gamehall.hall.invites import invite_to_room
 from gamehall.hall.lobby_feed import LobbyFeed
+from gamehall.hall.outbox import Outbox, Waiter
 from gamehall.hall.passwords import PasswordCache
 from gamehall.hall.recovery import BotSeat, held_seats, restore_rooms, retake_seat
 from gamehall.hall.room import Room
@@ -37,7 +43,7 @@ from gamehall.protocols._core import (
 )
 from gamehall.protocols._text import check_name, check_title, clean_chat
 from gamehall.rules._core import JSON, Action, ConfigError, GameType, Seat
-from gamehall.store.base import RoomRecord, Store
+from gamehall.store.base import MetaUpdate, NewRoom, RoomRecord, Store
 
 log = logging.getLogger(__name__)
 
@@ -116,14 +122,19 @@ class Hall:
         bot_seater: Callable[[Hall, str, int, str], list[str]] | None = None,
         bot_driver: BotDriverHook | None = None,
         bot_takeover: bool | None = None,
+        commit_waiter: Waiter | None = None,
     ) -> None:
         """``bot_seater`` seats new in-hall bots; ``bot_driver`` puts a bot on a held seat
         (a restored bot's, or one a bot takes over). ``bot_takeover`` is every new room's
         default for taking over seats whose player did not come back (default: on, except
-        in tournament mode)."""
+        in tournament mode). ``commit_waiter`` waits for a store that commits in the
+        background (see :mod:`gamehall.hall.outbox`); embedded stores need none."""
         self.game_types: dict[str, GameType] = dict(games)
         self.store = store
         self.clock = clock
+        self.outbox = Outbox(store, clock, waiter=commit_waiter)
+        """This hall's writes and listener calls, committed and made after each loop turn."""
+        self.outbox.on_commit_failed = self._commit_failed
         self.tournament = tournament
         self.directory: RoomDirectory = directory if directory is not None else LocalDirectory()
         self.passwords = PasswordCache()
@@ -164,7 +175,7 @@ class Hall:
             if user.listener is not None and user.listener is not listener:
                 old = user.listener
                 user.listener = None
-                old.disconnect(CloseReason.REPLACED, "Logged in from another connection.")
+                self.tell(old.disconnect, CloseReason.REPLACED, "Logged in from another connection.")
             user.listener = listener
             user.protocol = protocol
             new_token = token if token_ok and token is not None else secrets.token_urlsafe(18)
@@ -320,7 +331,7 @@ class Hall:
             room = self._new_room(room_id, game_type, config, seed, meta)
         except ConfigError as exc:
             raise HallError("config", str(exc)) from None
-        self.store.create_room(room_id, game, config, seed, meta, self._wall_time())
+        self.outbox.write(NewRoom(room_id, game, config, seed, dict(meta), self._wall_time()))
         self.directory.add(room)
         self.lobby.added(room)
         return room
@@ -339,7 +350,7 @@ class Hall:
             config=config,
             seed=seed,
             meta=meta,
-            store=self.store,
+            outbox=self.outbox,
             clock=self.clock,
             wall_time=self._wall_time,
             on_closed=self._room_closed,
@@ -421,6 +432,25 @@ class Hall:
     def room_closed(self, room: Room) -> None:
         self._room_closed(room)
 
+    def tell(self, call: Callable[..., None], *args: object) -> None:
+        """Queue a hall-wide listener call (chat, a disconnect): made after this turn's commit,
+        in order with every room's deliveries (:mod:`gamehall.hall.outbox`)."""
+        self.outbox.send(None, partial(call, *args))
+
+    def flush(self) -> None:
+        """Commit this turn's writes and make its listener calls now (the server before it
+        writes to a socket, and at shutdown; tests on a fake clock). See :class:`Outbox`."""
+        self.outbox.flush()
+
+    def _commit_failed(self, room_ids: frozenset[str]) -> None:
+        """A commit lost these rooms' latest writes: their state ran ahead of their log, so
+        they close now (without finishing in the store) and the next start rebuilds them from
+        what was committed."""
+        for room_id in sorted(room_ids):
+            room = self.directory.get(room_id)
+            if room is not None:
+                room.close(CloseReason.SHUTDOWN, "The server could not save this game; it resumes after a restart.")
+
     def shutdown(self, text: str) -> None:
         """Close every room and every connection (server stopping). Room logs stay unfinished
         in the store, so a restart rebuilds them."""
@@ -429,7 +459,7 @@ class Hall:
         for user in list(self._users.values()):
             if user.listener is not None:
                 listener, user.listener = user.listener, None
-                listener.disconnect(CloseReason.SHUTDOWN, text)
+                self.tell(listener.disconnect, CloseReason.SHUTDOWN, text)
 
     # ---------------------------------------------------------------- chat
 
@@ -456,9 +486,9 @@ class Hall:
             raise HallError("no_such_user", f"{to} is not online.")
         text = self.check_chat(sender, text)
         event = ChatSaid(sender=sender.name, text=text, scope="private", to=target.name)
-        target.listener.hall_event(event)
+        self.tell(target.listener.hall_event, event)
         if sender.listener is not None and sender is not target:
-            sender.listener.hall_event(event)
+            self.tell(sender.listener.hall_event, event)
 
     def shout(self, sender: User | None, text: str) -> None:
         if sender is not None:
@@ -467,9 +497,9 @@ class Hall:
         else:
             event = Notice(text=text)
         self.chat_memory.hall_said(None if sender is None else sender.name, text, self._wall_time())
-        for user in list(self._users.values()):
+        for user in self._users.values():
             if user.listener is not None:
-                user.listener.hall_event(event)
+                self.tell(user.listener.hall_event, event)
 
     # ---------------------------------------------------------------- sessions
 
@@ -501,7 +531,7 @@ class Hall:
         if tokens.get(key) != user.token_hash or owners.get(key) != user.protocol:
             tokens[key] = user.token_hash
             owners[key] = user.protocol
-            self.store.update_meta(room.room_id, {"tokens": tokens, "owners": owners})
+            self.outbox.write(MetaUpdate(room.room_id, {"tokens": dict(tokens), "owners": dict(owners)}))
 
 
 class Session:

@@ -77,7 +77,7 @@ def kick_user(hall: Hall, name: str, text: str = "Removed by the host.") -> list
         user.rooms.discard(room_id)
     listener, user.listener = user.listener, None
     if listener is not None:
-        listener.disconnect(CloseReason.KICKED, text)
+        hall.tell(listener.disconnect, CloseReason.KICKED, text)
     hall.forget_idle_users()
     return left
 

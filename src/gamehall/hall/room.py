@@ -1,9 +1,11 @@
 """A room: one table of one game, its members, its numbered event stream and its log.
 
 Every input to the engine (a join, a drop, an action, a fired timer...) goes through
-:meth:`Room._input`, which applies it, appends it to the store, and only then numbers and
-delivers the resulting events. So an accepted move is always in the room log before anybody
-sees it, and replaying the log (:meth:`Room.replay`) rebuilds the room exactly.
+:meth:`Room._input`, which applies it, queues its log entry and numbers the resulting events,
+whose deliveries are queued too. Both wait in the hall's :class:`~gamehall.hall.outbox.Outbox`:
+the entries are committed, then the deliveries made, when the loop's turn is over. So an
+accepted move is always in the room log before anybody sees it, no listener is called while a
+room is busy, and replaying the log (:meth:`Room.replay`) rebuilds the room exactly.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ import logging
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from gamehall.hall.lifecycle import SeatStatus, Trigger, step
+from gamehall.hall.outbox import Outbox
 from gamehall.hall.recovery import (
     RESTART_HOLD_MIN_S,
     TAKEOVER_POLICY,
@@ -38,7 +42,7 @@ from gamehall.protocols._core import (
     ViewWatcher,
 )
 from gamehall.rules._core import JSON, Action, Event, ForfeitReason, Game, GameType, RuleError, Seat
-from gamehall.store.base import LogEntry, Store
+from gamehall.store.base import Append, Finish, LogEntry, MetaUpdate
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +89,7 @@ class Room:
         config: Mapping[str, JSON],
         seed: int,
         meta: Mapping[str, JSON],
-        store: Store,
+        outbox: Outbox,
         clock: Clock,
         wall_time: Callable[[], float],
         on_closed: Callable[[Room], None],
@@ -101,7 +105,7 @@ class Room:
         self._config = dict(config)
         self.seed = seed
         self.meta: dict[str, JSON] = dict(meta)
-        self._store = store
+        self._outbox = outbox
         self._clock = clock
         self._wall_time = wall_time
         self._on_closed = on_closed
@@ -267,8 +271,8 @@ class Room:
         else:
             why = ForfeitReason.PROCESS_VIOLATION if reason is CloseReason.KICKED else ForfeitReason.LEFT
             self._release(member, Trigger.LEAVE, why)
-        if reason is not CloseReason.REQUESTED and member.listener is not None:
-            member.listener.ended(self.room_id, reason, text)
+        if reason is not CloseReason.REQUESTED:
+            self._tell_ended(member.listener, reason, text)
 
     def drop(self, name: str) -> None:
         """``name``'s connection is gone: hold a playing seat for the grace, release others."""
@@ -354,13 +358,14 @@ class Room:
     # ---------------------------------------------------------------- the input pipeline
 
     def _input(self, kind: str, seat: Seat | None, data: JSON, call: Callable[[], list[Event]]) -> None:
-        """Apply one input: engine first (raises and changes nothing if refused), then the
-        store, then the broadcast, then timers."""
+        """Apply one input: engine first (raises and changes nothing if refused), then its log
+        entry and its events into the outbox (committed, then delivered, after this turn),
+        then timers."""
         if self.closed:
             raise HallError("closed", "This room is closed.")
         events = call()
         self._log_n += 1
-        self._store.append(self.room_id, LogEntry(self._log_n, kind, seat, data, self._wall_time()))
+        self._outbox.write(Append(self.room_id, LogEntry(self._log_n, kind, seat, data, self._wall_time())))
         self._publish(events)
         self._tell_view_watchers()
         self._after_change(kind)
@@ -404,26 +409,32 @@ class Room:
             if handle is not None:
                 handle.cancel()
             member.status = step(member.status, Trigger.LEAVE)
-            if member.listener is not None:
-                member.listener.ended(self.room_id, CloseReason.INACTIVE, "Disconnected due to inactivity.")
+            self._tell_ended(member.listener, CloseReason.INACTIVE, "Disconnected due to inactivity.")
 
     def _publish(self, events: Iterable[Event]) -> None:
+        """Number the events and queue their deliveries to the members who may see them now
+        (made after this turn's commit, see :mod:`gamehall.hall.outbox`)."""
         changed = False
         for event in events:
             self._seq += 1
             delivery = Delivery(self._seq, event)
             self._history.append(delivery)
             changed = changed or not isinstance(event, ChatSaid)
-            for member in list(self.members.values()):
+            for member in self.members.values():
                 if member.listener is not None and event.visible_to(member.seat):
-                    member.listener.deliver(self.room_id, delivery)
+                    self._outbox.send(self.room_id, partial(member.listener.deliver, self.room_id, delivery))
         if changed and self.on_change is not None:
             self.on_change(self)
 
     def _tell_view_watchers(self) -> None:
-        for member in list(self.members.values()):
+        for member in self.members.values():
             if isinstance(member.listener, ViewWatcher):
-                member.listener.room_changed(self.room_id, self._seq)
+                self._outbox.send(self.room_id, partial(member.listener.room_changed, self.room_id, self._seq))
+
+    def _tell_ended(self, listener: Listener | None, reason: CloseReason, text: str) -> None:
+        """Queue ``ended`` for a member's connection (after this turn's deliveries to it)."""
+        if listener is not None:
+            self._outbox.send(self.room_id, partial(listener.ended, self.room_id, reason, text))
 
     # ---------------------------------------------------------------- timers
 
@@ -543,7 +554,7 @@ class Room:
             return
         self.forfeits[seat] = why
         self.meta["forfeits"] = {str(s): r.value for s, r in sorted(self.forfeits.items())}
-        self._store.update_meta(self.room_id, {"forfeits": self.meta["forfeits"]})
+        self._outbox.write(MetaUpdate(self.room_id, {"forfeits": self.meta["forfeits"]}))
 
     # ---------------------------------------------------------------- in-hall bots
 
@@ -559,7 +570,7 @@ class Room:
 
     def _set_bots(self, bots: Mapping[Seat, tuple[str, str]]) -> None:
         self.meta["bots"] = {str(s): {"name": n, "policy": p} for s, (n, p) in sorted(bots.items())}
-        self._store.update_meta(self.room_id, {"bots": self.meta["bots"]})
+        self._outbox.write(MetaUpdate(self.room_id, {"bots": self.meta["bots"]}))
 
     def drive(self, name: str, listener: Listener, policy: str) -> Seat:
         """Let an in-hall bot (``listener``) play ``name``'s held seat from now on, under that
@@ -631,7 +642,7 @@ class Room:
 
     def _set_operator(self, name: str | None) -> None:
         self.meta["operator"] = name
-        self._store.update_meta(self.room_id, self.meta)
+        self._outbox.write(MetaUpdate(self.room_id, dict(self.meta)))
         self._changed()
 
     def _changed(self) -> None:
@@ -649,7 +660,7 @@ class Room:
             handle.cancel()
         self._graces.clear()
         if result is not None:
-            self._store.finish(self.room_id, result, self._wall_time())
+            self._outbox.write(Finish(self.room_id, result, self._wall_time()))
         self._publish([RoomClosed(reason=text)])
         members = list(self.members.values())
         for member in members:
@@ -658,8 +669,7 @@ class Room:
         self.members.clear()
         self._on_closed(self)
         for member in members:
-            if member.listener is not None:
-                member.listener.ended(self.room_id, reason, text)
+            self._tell_ended(member.listener, reason, text)
 
     # ---------------------------------------------------------------- crash recovery
 
