@@ -109,6 +109,7 @@ def test_browser_chat_reaches_mrjack_players_as_one_chat_term() -> None:
     det = harness.login("det", "detektiv")
     det.take()
     web.chat(created.room_id, HOSTILE)
+    harness.settle()  # the loop's turn ends: the chat is delivered
     lines = b"".join(det.wire.writes[-1:]).decode("utf-8").split("\n")
     assert lines[-1] == "" and len(lines) == 2, lines
     assert parse_line(lines[0]) == Compound("chat", (Atom(NORMALISED),))

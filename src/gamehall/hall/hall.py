@@ -592,6 +592,10 @@ class Session:
             self._hall.remember_token(room, self._user)
         return seat
 
+    def after_deliveries(self, call: Callable[[], None]) -> None:
+        """See :meth:`gamehall.protocols._core.Session.after_deliveries`."""
+        self._hall.tell(call)
+
     def spectate(self, room_id: str, password: str | None = None) -> None:
         self._check()
         room = self._hall.room(room_id)

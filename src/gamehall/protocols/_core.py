@@ -404,6 +404,14 @@ class Session(Protocol):
         """Take a seat in ``room_id`` (or get the held seat back). Returns the seat number."""
         ...
 
+    def after_deliveries(self, call: Callable[[], None]) -> None:
+        """Call ``call`` once every listener call queued so far has been made: after the
+        events this session's calls caused reached their connections (this one included).
+        For a protocol whose answer must follow those events (mrjack's ``ok('Auf
+        Wiedersehen')`` after the ``ende`` of a quit, the browser's ``ok`` after an action's
+        events). See :class:`Listener` for when queued calls are made."""
+        ...
+
     def spectate(self, room_id: str, password: str | None = None) -> None: ...
 
     def leave(self, room_id: str) -> None:
