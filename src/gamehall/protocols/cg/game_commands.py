@@ -193,20 +193,16 @@ def _pacing(conn: CgDialogue) -> Pacing:
 
 def _answered_for_vanilla(conn: CgDialogue, event: Event) -> bool:
     """The reference client cannot answer ``wedding_clarification_trick``: a vanilla bride is
-    never asked, ``foreign`` is chosen for her (§4.4). Acting waits for the clock, because a
-    listener must not call into the room that is delivering to it."""
+    never asked, ``foreign`` is chosen for her (§4.4). The hall delivers outside its own calls
+    (its outbox), so the answer is acted at once; its events follow the ones being delivered."""
     if not (isinstance(event, ev.Asked) and event.kind == "wedding_clarification_trick"):
         return False
     if conn.flavor != "vanilla" or event.target != _translator(conn).seat:
         return False
     room_id = conn.room_id
-
-    def answer() -> None:
-        if conn.session is not None and room_id is not None and conn.room_id == room_id:
-            with contextlib.suppress(HallError, RuleError):
-                conn.session.act(room_id, WeddingClarification("foreign"))
-
-    conn.clock.call_later(0, answer)
+    if conn.session is not None and room_id is not None:
+        with contextlib.suppress(HallError, RuleError):
+            conn.session.act(room_id, WeddingClarification("foreign"))
     return True
 
 
