@@ -135,6 +135,7 @@ class Hall:
         self.outbox = Outbox(store, clock, waiter=commit_waiter)
         """This hall's writes and listener calls, committed and made after each loop turn."""
         self.outbox.on_commit_failed = self._commit_failed
+        self._just_closed: dict[str, Room] = {}
         self.tournament = tournament
         self.directory: RoomDirectory = directory if directory is not None else LocalDirectory()
         self.passwords = PasswordCache()
@@ -379,12 +380,20 @@ class Hall:
         return self.passwords.work_for_check(stored, password)
 
     def room(self, room_id: str) -> Room:
-        room = self.directory.get(room_id)
+        """A listed room, or one closed in this turn whose last deliveries are still queued
+        (a connection rendering them may look at the room as it was left).
+
+        Raises:
+            HallError: ``no_such_room``.
+        """
+        room = self.directory.get(room_id) or self._just_closed.get(room_id)
         if room is None:
             raise HallError("no_such_room", f"There is no room {room_id}.")
         return room
 
     def _room_closed(self, room: Room) -> None:
+        self._just_closed[room.room_id] = room
+        self.tell(self._just_closed.pop, room.room_id, None)
         self.directory.remove(room.room_id)
         self.lobby.removed(room)
         self.chat_memory.forget_room(room.room_id)

@@ -141,20 +141,17 @@ def accept(conn: CgDialogue, lobby: Lobby, accepted: bool) -> None:
         conn.status(key + "lobby_full")
         return
     _bridge(conn, info)
-    from gamehall.protocols.cg import game_commands, lobby_commands
+    from gamehall.protocols.cg import lobby_commands
 
-    conn.room_id = room_id
-    conn.holding = []  # the join may start the game: its events wait for the lobby packets
+    conn.room_id = room_id  # the join may start the game: its events follow the lobby packets
     try:
         conn.session.join(room_id, None)
     except (HallError, RuleError) as exc:
         log.info("cg %s: could not sit at browser table %s: %s", conn.username, room_id, exc)
         conn.room_id = None
-        conn.holding = None
         conn.status(key + ("lobby_full" if "full" in str(exc).lower() else "lobby_started_game"))
         return
     lobby_commands.enter_bridge(conn, lobby)
-    game_commands.release(conn)
 
 
 def seat_event(conn: CgDialogue, event: Event) -> None:

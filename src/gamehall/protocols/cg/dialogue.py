@@ -143,7 +143,8 @@ class CgDialogue:
         self._session: Session | None = None
         self.room_id: str | None = None
         self.translator: GameTranslator | None = None
-        self.holding: list[Delivery] | None = None
+        self.resynced: tuple[str, int] | None = None
+        """(room, seq): a rejoin's resync already showed that room's events up to seq."""
         self.pacer = Pacer(clock, self.send_packet)
         self.pacing: Pacing | None = None
         self.chat_times: list[float] = []
@@ -584,8 +585,7 @@ class CgDialogue:
     def deliver(self, room_id: str, delivery: Delivery) -> None:
         if room_id != self.room_id:
             return
-        if self.holding is not None:
-            self.holding.append(delivery)
+        if self.resynced is not None and self.resynced[0] == room_id and delivery.seq <= self.resynced[1]:
             return
         game_commands.deliver(self, delivery.event)
 

@@ -70,7 +70,6 @@ def start_game(conn: CgDialogue, lobby: Lobby) -> None:
     lobby.room_id = info.room_id
     for dialogue in dialogues:
         dialogue.room_id = info.room_id
-        dialogue.holding = []
     try:
         for uid in lobby.order:
             member = lobby.members[uid]
@@ -85,27 +84,19 @@ def start_game(conn: CgDialogue, lobby: Lobby) -> None:
         _undo_start(dialogues, lobby, info.room_id)
         conn.status("gamehall:msg.lobby.start_failed")
         return
+    # the room's events of these joins (the game start) are delivered after these packets
     for dialogue in dialogues:
         if downgraded and dialogue.flavor == "gamehall":
             dialogue.status("gamehall:msg.game.dk.misplay_downgraded", kind="notice")
-        release(dialogue)
 
 
 def _undo_start(dialogues: list[CgDialogue], lobby: Lobby, room_id: str) -> None:
     lobby.room_id = None
     for dialogue in dialogues:
-        dialogue.holding = None
         dialogue.room_id = None
         if dialogue.session is not None:
             with contextlib.suppress(HallError):
                 dialogue.session.leave(room_id)
-
-
-def release(conn: CgDialogue) -> None:
-    """Deliver what was held during the start, now that every seat is known."""
-    held, conn.holding = conn.holding or [], None
-    for delivery in held:
-        deliver(conn, delivery.event)
 
 
 def _seat_names(conn: CgDialogue) -> list[str]:
@@ -325,15 +316,14 @@ def rejoin(conn: CgDialogue) -> None:
         conn.send_packet(lobby_commands.member_status(other))
     conn.send_packet(lobby.full_change(conn.flavor))
     conn.room_id = room_id
-    conn.holding = []
     try:
         conn.session.join(room_id)
     except (HallError, RuleError) as exc:
         log.info("cg %s: rejoin refused: %s", conn.wire.peer, exc)
-        conn.holding = None
         conn.room_id = None
         return
-    conn.holding = None
+    # the resync below shows the room as it is now: the join's own events are not sent
+    conn.resynced = (room_id, conn.session.room(room_id).last_seq)
     conn.translator = None
     conn.state = "game_dk"
     conn.send_packet(game_start_packet(conn))
