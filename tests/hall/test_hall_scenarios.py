@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from recording_listener import RecordingListener
 from toy_game import TOY, Add, Added, Resign, Secret, Won
-
 from turns import turn_by_turn_hall
+
 from gamehall.hall import FakeClock, Hall
 from gamehall.hall.lifecycle import SeatStatus
 from gamehall.protocols._core import ChatSaid, CloseReason, HallError, RoomClosed, SpectatorsChanged

@@ -9,8 +9,8 @@ import pytest
 from jduplicate_dialogue_support import JdHarness
 from recording_listener import RecordingListener
 from toy_game import TOY
-
 from turns import turn_by_turn_hall
+
 from gamehall.hall import FakeClock, Hall
 from gamehall.protocols._core import HallError
 from gamehall.protocols.jduplicate import messages as m

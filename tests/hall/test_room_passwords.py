@@ -9,10 +9,10 @@ import threading
 import pytest
 from recording_listener import RecordingListener
 from toy_game import TOY
+from turns import turn_by_turn_hall
 
 import gamehall.hall.passwords as passwords
-from turns import turn_by_turn_hall
-from gamehall.hall import FakeClock, Hall
+from gamehall.hall import FakeClock
 from gamehall.protocols._core import HallError
 from gamehall.store.memory import MemoryStore
 

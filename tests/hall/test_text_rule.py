@@ -14,10 +14,10 @@ from aah_dialogue_support import AahHarness
 from jduplicate_dialogue_support import JdHarness
 from mrjack_wire_support import JackHarness
 from recording_listener import RecordingListener
+from turns import turn_by_turn_hall
 from urserver_support import UrHarness
 
-from turns import turn_by_turn_hall
-from gamehall.hall import FakeClock, Hall
+from gamehall.hall import FakeClock
 from gamehall.protocols._core import ChatSaid, HallError
 from gamehall.protocols._text import (
     NAME_SEPARATORS,

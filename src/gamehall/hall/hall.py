@@ -393,13 +393,16 @@ class Hall:
 
     def _room_closed(self, room: Room) -> None:
         self._just_closed[room.room_id] = room
-        self.tell(self._just_closed.pop, room.room_id, None)
+        self.tell(partial(self._forget_closed, room.room_id))
         self.directory.remove(room.room_id)
         self.lobby.removed(room)
         self.chat_memory.forget_room(room.room_id)
         for user in self._users.values():
             user.rooms.discard(room.room_id)
         self._forget_idle_users()
+
+    def _forget_closed(self, room_id: str) -> None:
+        self._just_closed.pop(room_id, None)
 
     def _forget_idle_users(self) -> None:
         for key in [k for k, u in self._users.items() if u.listener is None and not u.rooms]:
@@ -458,7 +461,9 @@ class Hall:
         for room_id in sorted(room_ids):
             room = self.directory.get(room_id)
             if room is not None:
-                room.close(CloseReason.SHUTDOWN, "The server could not save this game; it resumes after a restart.")
+                room.close(
+                    CloseReason.SHUTDOWN, "The server could not save this game; it resumes after a restart."
+                )
 
     def shutdown(self, text: str) -> None:
         """Close every room and every connection (server stopping). Room logs stay unfinished

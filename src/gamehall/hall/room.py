@@ -429,7 +429,9 @@ class Room:
     def _tell_view_watchers(self) -> None:
         for member in self.members.values():
             if isinstance(member.listener, ViewWatcher):
-                self._outbox.send(self.room_id, partial(member.listener.room_changed, self.room_id, self._seq))
+                self._outbox.send(
+                    self.room_id, partial(member.listener.room_changed, self.room_id, self._seq)
+                )
 
     def _tell_ended(self, listener: Listener | None, reason: CloseReason, text: str) -> None:
         """Queue ``ended`` for a member's connection (after this turn's deliveries to it)."""

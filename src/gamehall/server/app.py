@@ -159,9 +159,11 @@ class Server:
             tournament=config.tournament,
             bot_seater=add_bots,
             bot_driver=drive_seat,
+            commit_waiter=clock.wait_for,
         )
         self._hall = hall
         restored = hall.restore()
+        hall.flush()  # what the restore released (lobby seats) is committed before anyone connects
         if restored:
             log.info("%d unfinished room(s) rebuilt from the store", restored)
         self.metrics.watch_hall(hall.rooms_by_game, lambda: hall.stats().get("users", 0))
@@ -210,7 +212,7 @@ class Server:
 
             self.metrics.add_protocol(entry.protocol)
             factory = connection_factory(
-                entry.protocol, bind, limits, self.metrics, self.tracker, self._kdf_executor
+                entry.protocol, bind, limits, self.metrics, self.tracker, self._kdf_executor, hall.flush
             )
             server = await start_tcp(entry.protocol, self.config.bind, self.plan[entry.protocol], factory)
             self._tcp[entry.protocol] = server
@@ -268,6 +270,7 @@ class Server:
         if self._hall is not None:
             try:
                 self._hall.shutdown(text)
+                self._hall.flush()  # commit what is queued, then the goodbyes
             except Exception:
                 log.exception("the hall failed to shut down cleanly; closing connections anyway")
         aborted = await self.tracker.drain(DRAIN_TIMEOUT_S)
@@ -279,6 +282,8 @@ class Server:
         self._kdf_executor.shutdown(wait=False, cancel_futures=True)
         if isinstance(self._accounts, SqliteAccounts):
             self._accounts.close()
+        if self._hall is not None:
+            self._hall.flush()  # the last logouts' writes, before the store closes
         if self._store is not None:
             self._store.close()
         log.info("stopped")

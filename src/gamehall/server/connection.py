@@ -80,8 +80,13 @@ class TcpConnection(asyncio.Protocol):
         metrics: ServerMetrics,
         tracker: ConnectionTracker,
         executor: Executor | None = None,
+        before_write: Callable[[], None] | None = None,
     ) -> None:
+        """``before_write`` runs before each write to the socket: the hall's outbox flush, so
+        that no byte (a dialogue's own answer included) leaves before the commit of what the
+        input it answers changed."""
         self.protocol = protocol
+        self._before_write = before_write
         self.connection_id = next_connection_id(protocol)
         self._factory = factory
         self._limits = limits
@@ -365,6 +370,8 @@ class TcpConnection(asyncio.Protocol):
 
     def _flush(self) -> None:
         self._flush_scheduled = False
+        if self._before_write is not None and self._pending:
+            self._before_write()
         if self._paused or self._lost or self._transport is None or not self._pending:
             return
         cap = self._limits.max_flush_bytes
@@ -464,11 +471,13 @@ def connection_factory(
     metrics: ServerMetrics,
     tracker: ConnectionTracker,
     executor: Executor | None = None,
+    before_write: Callable[[], None] | None = None,
 ) -> Callable[[], TcpConnection]:
     """The protocol factory ``loop.create_server`` wants, for one listener. ``executor`` runs
-    offloaded work (password hashes); ``None`` means the loop's default executor."""
+    offloaded work (password hashes); ``None`` means the loop's default executor;
+    ``before_write`` see :class:`TcpConnection`."""
 
     def make() -> TcpConnection:
-        return TcpConnection(protocol, factory, limits, metrics, tracker, executor)
+        return TcpConnection(protocol, factory, limits, metrics, tracker, executor, before_write)
 
     return make

@@ -19,9 +19,9 @@ from gamehall.store.base import (
     LogEntry,
     MetaUpdate,
     NewRoom,
-    Write,
     RoomRecord,
     StoreError,
+    Write,
     check_entry_shape,
     check_seed,
     check_time,
@@ -100,7 +100,9 @@ class MemoryStore:
             for write in batch:
                 if write.room_id not in before:
                     room = rooms.get(write.room_id)
-                    before[write.room_id] = None if room is None else replace(room, entries=list(room.entries))
+                    before[write.room_id] = (
+                        None if room is None else replace(room, entries=list(room.entries))
+                    )
                 self._apply(rooms, write)
         except BaseException:
             for room_id, saved in before.items():

@@ -33,9 +33,9 @@ from gamehall.store.base import (
     LogEntry,
     MetaUpdate,
     NewRoom,
-    Write,
     RoomRecord,
     StoreError,
+    Write,
     check_entry_shape,
     check_seed,
     check_time,
@@ -98,8 +98,9 @@ class SqliteStore:
     """Rooms and logs in one SQLite file; see the module docstring for the durability promise.
 
     Every call is one transaction; :meth:`commit` writes a whole batch in one (group commit:
-    one write-ahead-log commit for a loop turn's appends of every room). The connection may be used from any thread (calls are
-    serialised by a lock), so the server can move store calls off its event loop if needed.
+    one write-ahead-log commit for a loop turn's appends of every room). The connection may be
+    used from any thread (calls are serialised by a lock), so the server can move store calls
+    off its event loop if needed.
 
     Raises:
         StoreError: the file cannot be opened, or was written by a newer gamehall.
@@ -342,7 +343,8 @@ def _update_meta(conn: sqlite3.Connection, room_id: str, meta: Mapping[str, JSON
     merged = decode_json(row[0])
     merged.update(meta)
     conn.execute(
-        "UPDATE rooms SET meta = ? WHERE room_id = ?", (encode_mapping(merged, f"room {room_id}: meta"), room_id)
+        "UPDATE rooms SET meta = ? WHERE room_id = ?",
+        (encode_mapping(merged, f"room {room_id}: meta"), room_id),
     )
 
 

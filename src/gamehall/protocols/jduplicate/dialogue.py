@@ -371,7 +371,9 @@ class JdDialogue:
         if session is None:
             self._forget_user(reason, was_logged_in=was_logged_in, held=held)
         else:  # after the departure's own messages to the others (requests.depart)
-            session.after_deliveries(lambda: self._forget_user(reason, was_logged_in=was_logged_in, held=held))
+            session.after_deliveries(
+                lambda: self._forget_user(reason, was_logged_in=was_logged_in, held=held)
+            )
 
     def _forget_user(self, reason: str, *, was_logged_in: bool, held: bool) -> None:
         """The user leaves the JDuplicate hall: USERDISCONNECTED to everyone, then the logout."""

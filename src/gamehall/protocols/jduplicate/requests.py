@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from gamehall.protocols._core import HallError, Session
@@ -170,7 +171,7 @@ def create_game(d: JdDialogue, message: m.CreateGameRequest) -> None:
         raise
     d.send(m.GameCreated(name))
     _send_snapshot(d, game)
-    _after_room_events(d, lambda: _stop_holding(d))  # the snapshot shows what the join did
+    _after_room_events(d, lambda: _drop_held(d))  # the snapshot shows what the join did
     lobby.send_all(m.GameCreated(name), but=d)
     lobby.send_all(lobby.game_infos(game), but=d)
     lobby.send_hall(m.HnPlayerJoined(d.user_name, name), but=d)
@@ -317,6 +318,15 @@ def _stop_holding(d: JdDialogue) -> list[Event]:
     return held
 
 
+def _departed(game: JdGame, key: str) -> None:
+    """The room's SeatLeft of ``key`` was rendered with its departure: forget it."""
+    game.departing.pop(key, None)
+
+
+def _drop_held(d: JdDialogue) -> None:
+    _stop_holding(d)
+
+
 def _after_room_events(d: JdDialogue, call: Callable[[], None]) -> None:
     """``call`` once the room events this connection's hall calls caused are delivered (the
     hall delivers after its calls have returned: Session.after_deliveries); at once without
@@ -435,7 +445,7 @@ def kick(d: JdDialogue, message: m.KickRequest) -> None:
             raise hall_refusal(error, game_name=game.name) from None
         game.kicked.add(player.casefold())  # HNPLAYERLEFT and GAMEINFOS follow the room's SeatLeft
         # the SeatLeft is rendered as this KICK when it is delivered, after this call
-        _after_room_events(d, lambda: game.departing.pop(player.casefold(), None))
+        _after_room_events(d, partial(_departed, game, player.casefold()))
 
 
 def leave_game(d: JdDialogue, message: m.LeaveGameRequest) -> None:
