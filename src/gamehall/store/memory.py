@@ -9,7 +9,7 @@ alter the stored room through a reference they kept. Nothing survives the proces
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from gamehall.rules._core import JSON
 from gamehall.store.base import (
@@ -74,6 +74,24 @@ class _StoredRoom:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class _Undo:
+    """What a batch may change in a stored room, to put it back (entries are only appended)."""
+
+    entries: int
+    meta: str
+    finished_at: float | None
+    result: str | None
+
+    @staticmethod
+    def of(room: _StoredRoom) -> _Undo:
+        return _Undo(len(room.entries), room.meta, room.finished_at, room.result)
+
+    def restore(self, room: _StoredRoom) -> None:
+        del room.entries[self.entries :]
+        room.meta, room.finished_at, room.result = self.meta, self.finished_at, self.result
+
+
 class MemoryStore:
     """Rooms in a dict, in creation order. Not thread-safe; the hall is single-threaded."""
 
@@ -95,21 +113,19 @@ class MemoryStore:
         """Apply every write of ``batch`` in order; if one is refused, the rooms it touched
         are put back as they were before the batch (all or nothing, like a transaction)."""
         rooms = self._all()
-        before: dict[str, _StoredRoom | None] = {}
+        before: dict[str, _Undo | None] = {}
         try:
             for write in batch:
                 if write.room_id not in before:
                     room = rooms.get(write.room_id)
-                    before[write.room_id] = (
-                        None if room is None else replace(room, entries=list(room.entries))
-                    )
+                    before[write.room_id] = None if room is None else _Undo.of(room)
                 self._apply(rooms, write)
         except BaseException:
-            for room_id, saved in before.items():
-                if saved is None:
+            for room_id, undo in before.items():
+                if undo is None:
                     rooms.pop(room_id, None)
                 else:
-                    rooms[room_id] = saved
+                    undo.restore(rooms[room_id])
             raise
 
     def _apply(self, rooms: dict[str, _StoredRoom], write: Write) -> None:
