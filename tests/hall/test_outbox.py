@@ -38,7 +38,7 @@ def test_nothing_is_delivered_until_the_turn_ends_and_then_in_sequence() -> None
     clock = FakeClock()
     store = MemoryStore()
     hall = make_hall(store, clock)
-    room_id, alice, bob, la, lb = seated_pair(hall)
+    room_id, alice, _bob, la, lb = seated_pair(hall)
     before = len(la.deliveries)
     alice.act(room_id, Add(1))
     assert len(la.deliveries) == before  # applied and queued, not heard
@@ -51,7 +51,7 @@ def test_nothing_is_delivered_until_the_turn_ends_and_then_in_sequence() -> None
 
 def test_the_writes_of_one_turn_are_one_commit_across_rooms() -> None:
     hall = make_hall()
-    first, alice, bob, _la, _lb = seated_pair(hall)
+    first, alice, _bob, _la, _lb = seated_pair(hall)
     carol = hall.login("carol", RecordingListener(), protocol="test")
     dave = hall.login("dave", RecordingListener(), protocol="test")
     second = carol.create_room("toy").room_id
@@ -67,7 +67,7 @@ def test_the_writes_of_one_turn_are_one_commit_across_rooms() -> None:
 
 def test_a_listener_may_call_the_hall_at_once_and_its_events_follow() -> None:
     hall = make_hall()
-    la, lb = RecordingListener(), RecordingListener()
+    la = RecordingListener()
     alice = hall.login("alice", la, protocol="test")
     room_id = alice.create_room("toy").room_id
     alice.join(room_id)
@@ -115,7 +115,7 @@ class BackgroundStore(MemoryStore):
         writes = list(batch)
 
         async def later() -> None:
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.05)
             MemoryStore.commit(self, writes)
 
         return later()
@@ -135,12 +135,12 @@ def test_a_background_commit_is_awaited_before_anything_is_delivered() -> None:
         await asyncio.sleep(0.002)  # the turn ends: the commit starts, nothing is delivered yet
         assert store.started == 1 and la.deliveries == []
         alice_moves = len(la.events(Added))
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.3)
         assert la.deliveries and store.load_room(room_id) is not None
         alice.act(room_id, Add(1))
         await asyncio.sleep(0.002)
         assert len(la.events(Added)) == alice_moves  # the act's commit is under way
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.3)
         assert [e.total for e in la.events(Added)] == [1]
         assert hall.outbox.idle
 
