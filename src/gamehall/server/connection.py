@@ -416,6 +416,8 @@ class TcpConnection(asyncio.Protocol):
             self._pump_handle.cancel()
             self._pump_handle = None
         self._backlog.clear()
+        if self._before_write is not None and self._pending:
+            self._before_write()  # a closing answer, too, leaves only after the commit
         self._flush_all()
         transport = self._transport
         if self._peer_eof or not transport.can_write_eof():
