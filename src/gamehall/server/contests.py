@@ -1,0 +1,120 @@
+"""Contests over HTTP: ``/api/contests`` for the lobby and the contest page (issue 14).
+
+The board of live contests (:class:`gamehall.contest.board.ContestBoard`, or any object with
+the two methods of :class:`ContestReader`) is read here and nowhere else in the server.
+
+Routes (JSON; errors are ``{"error", "reason"}`` as everywhere in docs/web-protocol.md §15):
+
+- ``GET /api/contests``: every contest the hall shows, running ones first:
+  ``[{"id", "title", "game", "format", "organiser", "state", "played", "total", "failures"}]``;
+- ``GET /api/contests/{id}``: the contest's latest snapshot (``ContestHall`` in
+  :mod:`gamehall.contest.ports`) plus ``stop_requested``; 404 ``no_such_contest``. It carries
+  an ``ETag``: the page polls every 2 s with ``If-None-Match`` and gets a bodiless 304 while
+  nothing changed;
+- ``POST /api/contests/{id}/stop``: the organiser asks the runner to stop after the games that
+  are running. The organiser proves who they are the way a browser does on the WebSocket: with
+  the session token ``welcome`` gave their name (``Authorization: Bearer TOKEN``; the browser
+  keeps it in ``localStorage``). No token: 401 ``unauthorized``; a token that is not the
+  organiser's session: 403 ``not_organiser``; a contest already over: 409 ``contest_over``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+import orjson
+from aiohttp import web
+
+from gamehall.hall.hall import Hall, token_matches
+from gamehall.rules._core import JSON
+
+LISTED = ("id", "title", "game", "format", "organiser", "state", "played", "total", "failures")
+"""A contest's fields in the list (the lobby's row); its page fetches the rest."""
+
+SessionCheck = Callable[[str, str], bool]
+"""``(name, token) -> bool``: whether ``token`` is the live session token of user ``name``."""
+
+
+class ContestReader(Protocol):
+    """What the HTTP side needs of the contest board, and all it may do with it."""
+
+    def snapshots(self) -> Mapping[str, Mapping[str, JSON]]:
+        """Every contest's latest snapshot, by id, in the order the contests were opened."""
+        ...
+
+    def request_stop(self, contest_id: str) -> bool:
+        """Flag the contest for its runner to stop; False when it is unknown or over."""
+        ...
+
+
+def session_check(hall: Hall) -> SessionCheck:
+    """The hall's own test of a browser's identity: the token of the user's current session
+    (the one ``welcome`` sent and a reload resumes with), compared in constant time. A user
+    the hall does not know (never logged in, or gone) has no session to match."""
+
+    def holds_session(name: str, token: str) -> bool:
+        user = hall.user(name)
+        return user is not None and token_matches(token, user.token_hash)
+
+    return holds_session
+
+
+def _json(value: JSON, status: int = 200) -> web.Response:
+    return web.Response(body=orjson.dumps(value), status=status, content_type="application/json")
+
+
+def _error(status: int, code: str, reason: str) -> web.Response:
+    return _json({"error": code, "reason": reason}, status)
+
+
+@dataclass(slots=True)
+class ContestApi:
+    """The handlers of ``/api/contests``."""
+
+    board: ContestReader
+    holds_session: SessionCheck
+
+    def add_routes(self, app: web.Application) -> None:
+        app.router.add_get("/api/contests", self.contests)
+        app.router.add_get("/api/contests/{contest_id}", self.contest)
+        app.router.add_post("/api/contests/{contest_id}/stop", self.stop)
+
+    async def contests(self, request: web.Request) -> web.Response:
+        listed = [{key: snapshot.get(key) for key in LISTED} for snapshot in self.board.snapshots().values()]
+        listed.sort(key=lambda row: row["state"] != "running")  # stable: opening order within
+        return _json(listed)
+
+    async def contest(self, request: web.Request) -> web.Response:
+        contest_id = request.match_info["contest_id"]
+        snapshot = self.board.snapshots().get(contest_id)
+        if snapshot is None:
+            return _error(404, "no_such_contest", f"There is no contest {contest_id}.")
+        body = orjson.dumps(dict(snapshot))
+        etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+        if etag in request.headers.get("If-None-Match", ""):
+            return web.Response(status=304, headers={"ETag": etag, "Cache-Control": "no-cache"})
+        response = web.Response(body=body, content_type="application/json")
+        response.headers["ETag"] = etag
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+    async def stop(self, request: web.Request) -> web.Response:
+        contest_id = request.match_info["contest_id"]
+        snapshot = self.board.snapshots().get(contest_id)
+        if snapshot is None:
+            return _error(404, "no_such_contest", f"There is no contest {contest_id}.")
+        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            response = _error(401, "unauthorized", "Log in as the contest's organiser to stop it.")
+            response.headers["WWW-Authenticate"] = 'Bearer realm="gamehall contest"'
+            return response
+        organiser = snapshot.get("organiser")
+        if not isinstance(organiser, str) or not self.holds_session(organiser, token):
+            return _error(403, "not_organiser", "Only the contest's organiser may stop it.")
+        if not self.board.request_stop(contest_id):
+            return _error(409, "contest_over", f"The contest {contest_id} is over already.")
+        return _json({"ok": True, "contest": contest_id, "stop_requested": True})
