@@ -1,7 +1,8 @@
 // gamehall browser client: boot, protocol messages -> client state, screen switching.
 //
 // Screens: name entry (login.js), lobby (lobby.js), a room (room.js, which asks the game's
-// renderer module games/<game id>.js to draw the table). A game without a renderer module
+// renderer module games/<game id>.js to draw the table), a contest (contest.js, at
+// /contest/ID, shown with or without a login). A game without a renderer module
 // gets games/generic.js. Adding a game to the browser: games/<id>.js plus one line in games/index.js.
 
 import { Connection, PROTOCOL_VERSION } from "./net.js";
@@ -9,6 +10,7 @@ import { h, replace, tickCountdowns } from "./ui.js";
 import { renderLogin } from "./login.js";
 import { renderLobby } from "./lobby.js";
 import { renderRoom, roomLogChanged } from "./room.js";
+import { renderContest } from "./contest.js";
 import * as generic from "./games/generic.js";
 import { RENDERERS } from "./games/index.js";
 import { languagePicker, t, translateStatic } from "./i18n.js";
@@ -25,6 +27,12 @@ function roomFromPath() {
   return match ? decodeURIComponent(match[1]) : null;
 }
 
+/** The contest a /contest/ID address names, or null. */
+function contestFromPath() {
+  const match = /^\/contest\/([^/]+)\/?$/.exec(location.pathname);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
 /** Everything the screens read. Screens never mutate it directly: they call `app` methods. */
 const state = {
   name: localStorage.getItem(STORAGE_NAME) || "",
@@ -36,6 +44,8 @@ const state = {
   renderers: new Map(), // game id -> renderer module
   lobby: [], // rooms as listed, kept up to date by the server's room_created/changed/closed
   recent: [], // finished games (GET /api/rooms?finished=1), newest first
+  contests: [], // the hall's contests (GET /api/contests), running first
+  contest: contestFromPath(), // the contest shown on the contest screen
   linked: roomFromPath(), // a room named by the page's address, not yet opened
   loginError: null, // why the last login failed (shown on the name screen)
   preparing: null, // {what, text} while the server prepares something (a dictionary)
@@ -139,6 +149,25 @@ export const app = {
     }
   },
 
+  openContest(contestId) {
+    state.contest = contestId;
+    setAddress(`/contest/${encodeURIComponent(contestId)}`);
+    show("contest");
+  },
+
+  /** The lobby's contests (GET /api/contests); asked again when rooms come and go, as a
+   * contest's games are rooms. */
+  async loadContests() {
+    try {
+      const response = await fetch("/api/contests");
+      if (!response.ok) return;
+      state.contests = await response.json();
+      if (state.screen === "lobby") render();
+    } catch (err) {
+      console.warn("gamehall: contests unavailable", err);
+    }
+  },
+
   /** Forget a followed link (its banner's close button). */
   dropLink() {
     state.linked = null;
@@ -233,10 +262,11 @@ const HANDLERS = {
       });
     }
     await loadRenderers(msg.games.map((g) => g.id));
-    if (state.screen === "login") show(state.current ? "room" : "lobby");
+    if (state.screen === "login") show(state.current ? "room" : state.contest ? "contest" : "lobby");
     else render();
     app.loadLobby();
     app.loadRecent();
+    app.loadContests();
     followLink();
   },
 
@@ -245,12 +275,13 @@ const HANDLERS = {
     if (state.screen === "lobby") render();
   },
 
-  room_created(msg) { lobbyUpsert(msg.room); },
+  room_created(msg) { lobbyUpsert(msg.room); contestsMayHaveChanged(); },
   room_changed(msg) { lobbyUpsert(msg.room); },
 
   room_closed(msg) {
     state.lobby = state.lobby.filter((r) => r.id !== msg.room);
     if (msg.finished) app.loadRecent();
+    contestsMayHaveChanged();
     if (state.screen === "lobby") render();
   },
 
@@ -338,6 +369,14 @@ const HANDLERS = {
     }
   },
 };
+
+let contestsTimer = 0;
+
+/** A room came or went: a contest may have moved on. Asked at most once a second. */
+function contestsMayHaveChanged() {
+  if (contestsTimer || state.screen !== "lobby") return;
+  contestsTimer = setTimeout(() => { contestsTimer = 0; app.loadContests(); }, 1000);
+}
 
 function lobbyUpsert(info) {
   const at = state.lobby.findIndex((r) => r.id === info.id);
@@ -448,9 +487,11 @@ function show(screen) {
 
 function render() {
   document.body.dataset.screen = state.screen;
+  document.body.dataset.session = state.welcomed ? "open" : "none"; // a contest page may have none
   if (state.screen === "login") replace(main, renderLogin(app));
   else if (state.screen === "lobby") renderLobby(app, main);
   else if (state.screen === "room") renderRoom(app, main);
+  else if (state.screen === "contest") renderContest(app, main);
 }
 
 // ------------------------------------------------------------------------------ boot
@@ -460,8 +501,10 @@ document.getElementById("logout").addEventListener("click", () => app.logout());
 window.addEventListener("popstate", () => {
   // the browser's Back/Forward between the lobby and a room we are in
   const roomId = roomFromPath();
+  const contestId = contestFromPath();
   if (roomId && state.rooms.has(roomId)) { state.current = roomId; show("room"); }
-  else if (!roomId && state.screen === "room") { state.current = null; show("lobby"); }
+  else if (contestId) { state.contest = contestId; show("contest"); }
+  else if (!roomId && (state.screen === "room" || state.screen === "contest")) { state.current = null; show(state.welcomed ? "lobby" : "login"); }
 });
 document.getElementById("logout").before(languagePicker());
 translateStatic();
@@ -469,7 +512,10 @@ window.addEventListener("gamehall:lang", () => {
   statusEl.textContent = t({ connecting: "Connecting…", open: "Connected", closed: "Disconnected" }[state.status] || "Not connected");
   if (state.screen !== "login" || !state.name) render();
 });
-if (state.name && state.token) { // a stored session: resume it (after "Log out" there is none)
+if (state.contest) { // a contest's page needs no login; a stored session still resumes
+  show("contest");
+  if (state.name && state.token) conn.open();
+} else if (state.name && state.token) { // a stored session: resume it (after "Log out" there is none)
   replace(main, h("p", { class: "muted", text: t("Connecting…") }));
   conn.open();
 } else {
