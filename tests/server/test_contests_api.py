@@ -1,0 +1,158 @@
+"""Contests over HTTP (docs/web-protocol.md §15, "Contests"): the list, the snapshot (with an
+ETag, so the page's 2 s polls cost nothing while nothing changes), and Stop, which only the
+organiser's browser session may press; and the board that keeps what the runner published.
+
+The board is filled by a fake runner (tests/support/contest_fake.py) exactly as the runner fills
+it through ``ContestHall``; the browsers are real WebSocket logins on a real server.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp
+import pytest
+from contest_fake import FakeRunner
+
+from gamehall.config import ServerConfig
+from gamehall.contest.board import ContestBoard
+from gamehall.server.app import running_server
+from gamehall.store.memory import MemoryStore
+
+
+def local_config() -> ServerConfig:
+    return ServerConfig(bind="127.0.0.1", db=":memory:")
+
+
+WebSocket = aiohttp.ClientWebSocketResponse
+
+
+async def login(http: aiohttp.ClientSession, base: str, name: str) -> tuple[WebSocket, str]:
+    """A browser's login: its WebSocket (kept open: the session lives as long as it) and the
+    session token ``welcome`` gave it."""
+    ws = await http.ws_connect(f"{base}/ws")
+    await ws.send_json({"t": "hello", "v": 2, "name": name, "id": 1})
+    welcome = await ws.receive_json(timeout=5)
+    assert welcome["t"] == "welcome"
+    return ws, str(welcome["token"])
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def test_the_list_shows_each_contest_with_its_progress_running_ones_first() -> None:
+    async with running_server(local_config(), listen={"web": 0}, store=MemoryStore()) as srv:
+        base = f"http://127.0.0.1:{srv.ports['web']}"
+        over = FakeRunner(srv.contests, contest_id="c-over", title="Last week")
+        over.open()
+        over.finish_next()
+        over.close()
+        live = FakeRunner(srv.contests, contest_id="c-live", title="Tonight", game="aah")
+        live.open()
+        live.finish_next()
+        live.finish_next()
+        async with aiohttp.ClientSession() as http:
+            response = await http.get(f"{base}/api/contests")
+            assert response.status == 200
+            listed = await response.json()
+    assert listed == [
+        {"id": "c-live", "title": "Tonight", "game": "aah", "format": "round-robin", "organiser": "olga",
+         "state": "running", "played": 2, "total": 6, "failures": 1},
+        {"id": "c-over", "title": "Last week", "game": "mrjack", "format": "round-robin", "organiser": "olga",
+         "state": "finished", "played": 1, "total": 6, "failures": 0},
+    ]  # fmt: skip
+
+
+async def test_the_snapshot_is_what_the_runner_published_and_unchanged_polls_get_304() -> None:
+    async with running_server(local_config(), listen={"web": 0}, store=MemoryStore()) as srv:
+        base = f"http://127.0.0.1:{srv.ports['web']}"
+        runner = FakeRunner(srv.contests)
+        runner.open()
+        runner.finish_next()
+        async with aiohttp.ClientSession() as http:
+            response = await http.get(f"{base}/api/contests/c-demo")
+            assert response.status == 200
+            snapshot = await response.json()
+            assert snapshot == {**runner.snapshot(), "stop_requested": False}
+            assert snapshot["standings"][0]["name"] == "heuristic"
+            assert snapshot["games"][0]["result"]["seats"][1]["end"] == {"result": "normal"}
+            etag = response.headers["ETag"]
+
+            again = await http.get(f"{base}/api/contests/c-demo", headers={"If-None-Match": etag})
+            assert again.status == 304 and await again.read() == b""
+            runner.finish_next()  # the next game ends: the page's next poll gets it
+            changed = await http.get(f"{base}/api/contests/c-demo", headers={"If-None-Match": etag})
+            assert changed.status == 200 and (await changed.json())["played"] == 2
+
+            missing = await http.get(f"{base}/api/contests/nope")
+            assert missing.status == 404
+            assert (await missing.json())["error"] == "no_such_contest"
+
+
+async def test_only_the_organisers_browser_session_stops_a_contest() -> None:
+    async with running_server(local_config(), listen={"web": 0}, store=MemoryStore()) as srv:
+        base = f"http://127.0.0.1:{srv.ports['web']}"
+        runner = FakeRunner(srv.contests, organiser="Olga")
+        runner.open()
+        stop = f"{base}/api/contests/c-demo/stop"
+        async with aiohttp.ClientSession() as http:
+            stranger_ws, stranger = await login(http, base, "sam")
+            organiser_ws, organiser = await login(http, base, "olga")  # names ignore case
+
+            nobody = await http.post(stop)
+            assert nobody.status == 401 and nobody.headers["WWW-Authenticate"].startswith("Bearer")
+            refused = await http.post(stop, headers=bearer(stranger))
+            assert refused.status == 403
+            assert (await refused.json())["error"] == "not_organiser"
+            assert (await http.post(stop, headers=bearer("made-up-token"))).status == 403
+            assert not srv.contests.stop_requested("c-demo")
+
+            accepted = await http.post(stop, headers=bearer(organiser))
+            assert accepted.status == 200
+            assert await accepted.json() == {"ok": True, "contest": "c-demo", "stop_requested": True}
+            assert srv.contests.stop_requested("c-demo")  # what the runner polls between games
+            snapshot = await (await http.get(f"{base}/api/contests/c-demo")).json()
+            assert snapshot["stop_requested"] is True and snapshot["state"] == "running"
+
+            runner.close("stopped")
+            over = await http.post(stop, headers=bearer(organiser))
+            assert over.status == 409 and (await over.json())["error"] == "contest_over"
+            unknown = await http.post(f"{base}/api/contests/nope/stop", headers=bearer(organiser))
+            assert unknown.status == 404
+
+            await organiser_ws.send_json({"t": "bye"})  # logged out: that session is gone
+            await organiser_ws.close()
+            await stranger_ws.close()
+            other = FakeRunner(srv.contests, contest_id="c-next", organiser="olga")
+            other.open()
+            gone = await http.post(f"{base}/api/contests/c-next/stop", headers=bearer(organiser))
+            assert gone.status == 403
+
+
+def test_the_board_keeps_a_private_copy_and_the_organiser_named_at_the_opening() -> None:
+    board = ContestBoard()
+    board.open_contest("c1", "Night", "words", "olga")
+    assert board.snapshots()["c1"]["state"] == "running" and board.snapshots()["c1"]["played"] == 0
+    published: dict[str, Any] = {"title": "Night", "organiser": "mallory", "played": 1, "standings": []}
+    board.publish("c1", published)
+    published["standings"].append({"name": "late"})  # the runner's dict, changed afterwards
+    assert board.snapshots()["c1"]["organiser"] == "olga"
+    assert board.snapshots()["c1"]["standings"] == []
+    with pytest.raises(KeyError):
+        board.publish("never-opened", {})
+    with pytest.raises(TypeError):
+        board.publish("c1", {"when": object()})  # not JSON: refused where the bug is
+    assert not board.request_stop("never-opened")
+
+
+def test_the_board_forgets_the_oldest_ended_contests_beyond_its_limit() -> None:
+    board = ContestBoard(kept_over=2)
+    for n in range(4):
+        board.open_contest(f"c{n}", f"Contest {n}", "aah", "olga")
+    board.open_contest("running", "Still on", "aah", "olga")
+    for n in range(4):
+        board.close_contest(f"c{n}", {"state": "finished"})
+    assert list(board.snapshots()) == ["c2", "c3", "running"]
+    assert not board.request_stop("c3")  # over: nothing to stop
+    assert board.request_stop("running") and board.stop_requested("running")
