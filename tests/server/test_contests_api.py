@@ -56,11 +56,12 @@ async def test_the_list_shows_each_contest_with_its_progress_running_ones_first(
             response = await http.get(f"{base}/api/contests")
             assert response.status == 200
             listed = await response.json()
+    common = {"format": "round-robin", "organiser": "olga", "total": 6}
     assert listed == [
-        {"id": "c-live", "title": "Tonight", "game": "aah", "format": "round-robin", "organiser": "olga",
-         "state": "running", "played": 2, "total": 6, "failures": 1},
-        {"id": "c-over", "title": "Last week", "game": "mrjack", "format": "round-robin", "organiser": "olga",
-         "state": "finished", "played": 1, "total": 6, "failures": 0},
+        {"id": "c-live", "title": "Tonight", "game": "aah", "game_title": "Apps Against Humanity",
+         "state": "running", "played": 2, "failures": 1, **common},
+        {"id": "c-over", "title": "Last week", "game": "mrjack", "game_title": "Mr. Jack in New York",
+         "state": "finished", "played": 1, "failures": 0, **common},
     ]  # fmt: skip
 
 
@@ -74,7 +75,8 @@ async def test_the_snapshot_is_what_the_runner_published_and_unchanged_polls_get
             response = await http.get(f"{base}/api/contests/c-demo")
             assert response.status == 200
             snapshot = await response.json()
-            assert snapshot == {**runner.snapshot(), "stop_requested": False}
+            title = "Mr. Jack in New York"
+            assert snapshot == {**runner.snapshot(), "stop_requested": False, "game_title": title}
             assert snapshot["standings"][0]["name"] == "heuristic"
             assert snapshot["games"][0]["result"]["seats"][1]["end"] == {"result": "normal"}
             etag = response.headers["ETag"]

@@ -248,7 +248,11 @@ class Server:
             executor=self._kdf_executor,
             games=hall.game_types,
             host=HostConsole(hall, self.metrics, self.tracker, self.config.operator_token),
-            contests=ContestApi(self.contests, session_check(hall)),
+            contests=ContestApi(
+                self.contests,
+                session_check(hall),
+                {game_id: game_type.title for game_id, game_type in hall.game_types.items()},
+            ),
         )
         self._web, port = await start_web(build_web_app(context), self.config.bind, self.plan[WEB])
         self.ports[WEB] = port

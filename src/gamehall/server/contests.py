@@ -6,9 +6,11 @@ the two methods of :class:`ContestReader`) is read here and nowhere else in the 
 Routes (JSON; errors are ``{"error", "reason"}`` as everywhere in docs/web-protocol.md §15):
 
 - ``GET /api/contests``: every contest the hall shows, running ones first:
-  ``[{"id", "title", "game", "format", "organiser", "state", "played", "total", "failures"}]``;
+  ``[{"id", "title", "game", "game_title", "format", "organiser", "state", "played", "total",
+  "failures"}]``;
 - ``GET /api/contests/{id}``: the contest's latest snapshot (``ContestHall`` in
-  :mod:`gamehall.contest.ports`) plus ``stop_requested``; 404 ``no_such_contest``. It carries
+  :mod:`gamehall.contest.ports`) plus ``stop_requested`` and ``game_title`` (a visitor who has
+  not logged in has no game list to name it from); 404 ``no_such_contest``. It carries
   an ``ETag``: the page polls every 2 s with ``If-None-Match`` and gets a bodiless 304 while
   nothing changed;
 - ``POST /api/contests/{id}/stop``: the organiser asks the runner to stop after the games that
@@ -76,6 +78,8 @@ class ContestApi:
 
     board: ContestReader
     holds_session: SessionCheck
+    game_titles: Mapping[str, str]
+    """Game id -> its title, for ``game_title``."""
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/api/contests", self.contests)
@@ -83,16 +87,25 @@ class ContestApi:
         app.router.add_post("/api/contests/{contest_id}/stop", self.stop)
 
     async def contests(self, request: web.Request) -> web.Response:
-        listed = [{key: snapshot.get(key) for key in LISTED} for snapshot in self.board.snapshots().values()]
+        listed = [self._listed(snapshot) for snapshot in self.board.snapshots().values()]
         listed.sort(key=lambda row: row["state"] != "running")  # stable: opening order within
         return _json(listed)
+
+    def _listed(self, snapshot: Mapping[str, JSON]) -> dict[str, JSON]:
+        row = {key: snapshot.get(key) for key in LISTED}
+        row["game_title"] = self._game_title(snapshot)
+        return row
+
+    def _game_title(self, snapshot: Mapping[str, JSON]) -> JSON:
+        game = snapshot.get("game")
+        return self.game_titles.get(game, game) if isinstance(game, str) else None
 
     async def contest(self, request: web.Request) -> web.Response:
         contest_id = request.match_info["contest_id"]
         snapshot = self.board.snapshots().get(contest_id)
         if snapshot is None:
             return _error(404, "no_such_contest", f"There is no contest {contest_id}.")
-        body = orjson.dumps(dict(snapshot))
+        body = orjson.dumps({**snapshot, "game_title": self._game_title(snapshot)})
         etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
         if etag in request.headers.get("If-None-Match", ""):
             return web.Response(status=304, headers={"ETag": etag, "Cache-Control": "no-cache"})

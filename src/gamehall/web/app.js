@@ -126,6 +126,7 @@ export const app = {
     state.current = null;
     setAddress("/");
     show("lobby");
+    app.loadContests(); // a contest page may have seen them move on
   },
 
   /** The room list once, after login; from then on the server pushes every change. */

@@ -112,7 +112,6 @@ function section(testid, title, body) {
 // ------------------------------------------------------------------------------ header
 
 function header(app, s) {
-  const game = app.state.games.get(s.game);
   const played = Number(s.played) || 0;
   const total = Math.max(Number(s.total) || 0, played);
   const failures = Number(s.failures) || 0;
@@ -121,11 +120,11 @@ function header(app, s) {
       h("h2", { testid: "contest-title", text: s.title }),
       h("span", { class: `status status-${s.state}`, testid: "contest-state", text: stateText(s) })),
     h("p", { class: "muted", testid: "contest-facts" },
-      [game ? game.title : s.game, formatText(s.format), t("organised by {name}", { name: s.organiser })].filter(Boolean).join(" · ")),
+      [s.game_title || s.game, formatText(s.format), t("organised by {name}", { name: s.organiser })].filter(Boolean).join(" · ")),
     h("progress", { max: String(total || 1), value: String(played), testid: "contest-progress", "aria-label": t("Games played") }),
     h("p", { testid: "contest-progress-text" },
       t("{played} of {total} games played", { played, total }),
-      failures ? h("span", { class: "contest-failures", testid: "contest-failures", text: ` · ${t("{n} failures", { n: failures })}` }) : null),
+      failures ? h("span", { class: "contest-failures", testid: "contest-failures", text: ` · ${t.n(failures, "{n} failure", "{n} failures")}` }) : null),
     stopControl(app, s));
 }
 
@@ -199,7 +198,7 @@ function standingsTable(s) {
   const headings = [["#", ""], [t("Name"), ""], [t("Grade"), ""], [t("Games"), "num"], [t("Points"), "num"],
     ...reasons.map((r) => [t(REASONS[r] || r.replaceAll("_", " ")), "num"]),
     ["μ", "num"], ["σ", "num"], [t("Ordinal"), "num"]];
-  return h("table", { class: "rooms contest-table", testid: "standings" },
+  return h("table", { class: "contest-table", testid: "standings" },
     h("thead", {}, h("tr", {}, headings.map(([text, cls]) => h("th", { scope: "col", class: cls, text })))),
     h("tbody", {}, rows.map((row, i) => h("tr", { testid: "standings-row", dataset: { name: row.name } },
       h("td", { text: String(row.rank ?? i + 1) }),
@@ -234,7 +233,7 @@ function crosstable(s) {
     if (value && typeof value === "object") return number(value.points ?? value.score);
     return value === undefined ? "" : number(value);
   };
-  return h("table", { class: "rooms contest-table crosstable", testid: "crosstable" },
+  return h("table", { class: "contest-table crosstable", testid: "crosstable" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }), names.map((name) => h("th", { scope: "col", class: "num", text: name })))),
     h("tbody", {}, names.map((a) => h("tr", {},
       h("th", { scope: "row", text: a }),
@@ -266,7 +265,7 @@ function ratingChart(s) {
 function gamesTable(app, s) {
   const games = Array.isArray(s.games) ? s.games : [];
   if (games.length === 0) return h("p", { class: "muted", text: t("No game has started yet.") });
-  return h("table", { class: "rooms contest-table", testid: "contest-games-table" },
+  return h("table", { class: "contest-table", testid: "contest-games-table" },
     h("thead", {}, h("tr", {}, ["#", t("Seats"), t("State"), t("Result"), ""].map((text) => h("th", { scope: "col", text })))),
     h("tbody", {}, games.map((game) => h("tr", { testid: "contest-game", dataset: { number: String(game.number), room: game.room_id || "" } },
       h("td", { text: String(game.number) }),
@@ -329,13 +328,12 @@ function resultText(result) {
 export function lobbyContests(app) {
   const contests = app.state.contests || [];
   const list = h("ul", { class: "contest-list", testid: "lobby-contests" }, contests.map((c) => {
-    const game = app.state.games.get(c.game);
     return h("li", { testid: "lobby-contest", dataset: { contest: c.id, state: c.state } },
       h("a", {
         href: `/contest/${encodeURIComponent(c.id)}`, testid: "contest-link", text: c.title,
         onclick: (e) => { e.preventDefault(); app.openContest(c.id); },
       }),
-      h("span", { class: "muted", text: ` ${game ? game.title : c.game} · ` }),
+      h("span", { class: "muted", text: ` ${c.game_title || c.game} · ` }),
       h("span", { text: t("{played} of {total} games played", { played: c.played ?? 0, total: c.total ?? 0 }) }),
       h("span", { class: `status status-${c.state}`, text: stateText(c) }));
   }));
@@ -351,6 +349,7 @@ addTranslations("de", {
   "organised by {name}": "veranstaltet von {name}",
   "Games played": "Gespielte Partien",
   "{played} of {total} games played": "{played} von {total} Partien gespielt",
+  "{n} failure": "{n} Ausfall",
   "{n} failures": "{n} Ausfälle",
   "Stopping…": "Wird beendet…",
   Running: "Läuft",
