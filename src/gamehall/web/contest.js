@@ -26,9 +26,8 @@ const page = {
   snapshot: null, // its latest snapshot, or null until the first answer
   etag: null,
   missing: null, // the server's reason when there is no such contest
-  timer: 0,
+  chain: null, // the live polling loop's token (one loop at a time; null: none)
   root: null,
-  builtIn: "", // the language the kept DOM was drawn in
   drawn: null, // the snapshot last drawn (a redraw only when it changed)
 };
 
@@ -36,9 +35,7 @@ const page = {
 export function renderContest(app, main) {
   const id = app.state.contest;
   if (page.id !== id) {
-    Object.assign(page, { id, snapshot: null, etag: null, missing: null, drawn: null });
-    clearTimeout(page.timer);
-    page.timer = 0;
+    Object.assign(page, { id, snapshot: null, etag: null, missing: null, drawn: null, chain: null });
   }
   if (!page.root || page.root.parentNode !== main) {
     page.root = h("div", { class: "contest", testid: "contest" });
@@ -46,19 +43,23 @@ export function renderContest(app, main) {
     page.drawn = null;
   }
   draw(app, true);
-  if (!page.timer) poll(app);
+  if (!page.chain) {
+    const chain = {};
+    page.chain = chain;
+    poll(app, chain);
+  }
 }
 
 /** Ask for the snapshot, draw it if it changed, and ask again in 2 s while the page is open
- * and the contest runs (a finished contest's snapshot is final). */
-async function poll(app) {
-  page.timer = 0;
+ * and the contest runs (a finished contest's snapshot is final). `chain` is this loop's
+ * token: a loop whose token is no longer the page's (another contest opened) just ends. */
+async function poll(app, chain) {
   const id = page.id;
-  if (!showing(app, id)) return;
+  if (page.chain !== chain || !showing(app, id)) { if (page.chain === chain) page.chain = null; return; }
   try {
     const headers = page.etag ? { "If-None-Match": page.etag } : {};
     const response = await fetch(`/api/contests/${encodeURIComponent(id)}`, { headers, cache: "no-store" });
-    if (page.id !== id) return;
+    if (page.chain !== chain) return;
     if (response.status === 200) {
       page.snapshot = await response.json();
       page.etag = response.headers.get("ETag");
@@ -70,10 +71,11 @@ async function poll(app) {
   } catch (err) {
     console.warn("gamehall: contest unavailable", err); // offline for a moment: ask again
   }
-  if (!showing(app, id)) return;
-  draw(app, false);
+  if (page.chain !== chain) return;
+  if (showing(app, id)) draw(app, false);
   const over = page.snapshot && page.snapshot.state !== "running";
-  if (!over && !page.missing) page.timer = setTimeout(() => poll(app), POLL_MS);
+  if (over || page.missing) page.chain = null;
+  else setTimeout(() => poll(app, chain), POLL_MS);
 }
 
 function showing(app, id) {
