@@ -16,6 +16,7 @@ from contest_fake import FakeRunner
 
 from gamehall.config import ServerConfig
 from gamehall.contest.board import ContestBoard
+from gamehall.protocols._core import HallError
 from gamehall.server.app import running_server
 from gamehall.store.memory import MemoryStore
 
@@ -75,10 +76,9 @@ async def test_the_snapshot_is_what_the_runner_published_and_unchanged_polls_get
             response = await http.get(f"{base}/api/contests/c-demo")
             assert response.status == 200
             snapshot = await response.json()
-            title = "Mr. Jack in New York"
-            assert snapshot == {**runner.snapshot(), "stop_requested": False, "game_title": title}
+            added = {"stop_requested": False, "game_title": "Mr. Jack in New York", "rooms_playing": []}
+            assert snapshot == {**runner.snapshot(), **added}
             assert snapshot["standings"][0]["name"] == "heuristic"
-            assert snapshot["games"][0]["result"]["seats"][1]["end"] == {"result": "normal"}
             etag = response.headers["ETag"]
 
             again = await http.get(f"{base}/api/contests/c-demo", headers={"If-None-Match": etag})
@@ -90,6 +90,21 @@ async def test_the_snapshot_is_what_the_runner_published_and_unchanged_polls_get
             missing = await http.get(f"{base}/api/contests/nope")
             assert missing.status == 404
             assert (await missing.json())["error"] == "no_such_contest"
+
+
+async def test_a_contest_game_being_played_is_named_by_its_open_room() -> None:
+    async with running_server(local_config(), listen={"web": 0}, store=MemoryStore()) as srv:
+        base = f"http://127.0.0.1:{srv.ports['web']}"
+        runner = FakeRunner(srv.contests, game="aah")
+        runner.open()
+        runner.start_next()  # the runner names a game's room only once the game is over
+        extra = {"contest": "c-demo", "contest_game": 1}  # how the hall side marks its rooms
+        room = srv.hall.create_room("aah", {}, operator=None, title="c-demo_1", extra=extra)
+        srv.hall.create_room("aah", {}, operator=None, title="not a contest room")
+        async with aiohttp.ClientSession() as http:
+            snapshot = await (await http.get(f"{base}/api/contests/c-demo")).json()
+            assert snapshot["games"][0]["state"] == "playing" and snapshot["games"][0]["room_id"] is None
+            assert snapshot["rooms_playing"] == [{"number": 1, "room_id": room.room_id}]
 
 
 async def test_only_the_organisers_browser_session_stops_a_contest() -> None:
@@ -132,29 +147,32 @@ async def test_only_the_organisers_browser_session_stops_a_contest() -> None:
             assert gone.status == 403
 
 
-def test_the_board_keeps_a_private_copy_and_the_organiser_named_at_the_opening() -> None:
+def test_the_board_keeps_a_private_copy_and_its_own_fields_over_the_snapshots() -> None:
     board = ContestBoard()
-    board.open_contest("c1", "Night", "words", "olga")
-    assert board.snapshots()["c1"]["state"] == "running" and board.snapshots()["c1"]["played"] == 0
-    published: dict[str, Any] = {"title": "Night", "organiser": "mallory", "played": 1, "standings": []}
+    board.open("c1", "Night", "words", "olga")
+    assert board.get("c1") is not None and board.get("c1").page()["state"] == "running"  # type: ignore[union-attr]
+    published: dict[str, Any] = {"title": "Day", "organiser": "mallory", "played": 1, "standings": []}
     board.publish("c1", published)
     published["standings"].append({"name": "late"})  # the runner's dict, changed afterwards
-    assert board.snapshots()["c1"]["organiser"] == "olga"
-    assert board.snapshots()["c1"]["standings"] == []
-    with pytest.raises(KeyError):
-        board.publish("never-opened", {})
+    page = board.all()[0].page()
+    assert (page["title"], page["organiser"], page["played"], page["standings"]) == ("Night", "olga", 1, [])
+    board.publish("never-opened", {})  # nothing to show it with: ignored
+    assert [c.contest_id for c in board.all()] == ["c1"]
     with pytest.raises(TypeError):
         board.publish("c1", {"when": object()})  # not JSON: refused where the bug is
-    assert not board.request_stop("never-opened")
+    with pytest.raises(HallError) as refused:
+        board.request_stop("c1", "mallory")
+    assert refused.value.code == "not_organiser" and not board.stop_requested("c1")
+    board.request_stop("c1", "OLGA")
+    assert board.stop_requested("c1") and board.get("c1").page()["stop_requested"] is True  # type: ignore[union-attr]
 
 
 def test_the_board_forgets_the_oldest_ended_contests_beyond_its_limit() -> None:
     board = ContestBoard(kept_over=2)
     for n in range(4):
-        board.open_contest(f"c{n}", f"Contest {n}", "aah", "olga")
-    board.open_contest("running", "Still on", "aah", "olga")
+        board.open(f"c{n}", f"Contest {n}", "aah", "olga")
+    board.open("on", "Still on", "aah", "olga")
     for n in range(4):
-        board.close_contest(f"c{n}", {"state": "finished"})
-    assert list(board.snapshots()) == ["c2", "c3", "running"]
-    assert not board.request_stop("c3")  # over: nothing to stop
-    assert board.request_stop("running") and board.stop_requested("running")
+        board.close(f"c{n}", {"state": "stopped" if n == 3 else "finished"})
+    assert [c.contest_id for c in board.all()] == ["c2", "c3", "on"]
+    assert [c.state for c in board.all()] == ["finished", "stopped", "running"]

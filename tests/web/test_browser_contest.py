@@ -67,6 +67,18 @@ def finished_room(server: ServerThread) -> str:
     return str(server.run(play(), timeout=30))
 
 
+def contest_room(server: ServerThread, contest_id: str, number: int) -> str:
+    """An open room marked as game ``number`` of the contest, as the hall side marks them."""
+
+    async def create() -> str:
+        assert server.server is not None
+        extra = {"contest": contest_id, "contest_game": number}
+        title = f"{contest_id}_{number}"
+        return server.server.hall.create_room("aah", {}, operator=None, title=title, extra=extra).room_id
+
+    return str(server.run(create()))
+
+
 def on_loop(server: ServerThread, step: Callable[[], None]) -> None:
     """Run a runner step on the server's loop, where the real runner runs."""
 
@@ -82,7 +94,6 @@ def test_a_visitor_follows_a_live_contest_and_its_replays(server: ServerThread, 
     runner.room_ids = [finished_room(server)]
     on_loop(server, runner.open)
     on_loop(server, runner.finish_next)
-    on_loop(server, runner.start_next)  # game 2 is on: it can be watched
     url = f"{server.web_url}contest/cup"
     with fresh_page(chromium, width=1280, height=800, step_ms=STEP_MS) as page:
         page.goto(url)  # no login: a contest is public
@@ -100,12 +111,20 @@ def test_a_visitor_follows_a_live_contest_and_its_replays(server: ServerThread, 
         expect(page.get_by_test_id("contest-failures")).to_contain_text("1 failure")
         sleeper = page.locator('[data-testid="standings-row"][data-name="sleeper"]')
         expect(sleeper.locator('td[data-reason="timeout"]')).to_have_text("1")
+        expect(sleeper).to_contain_text("0-0-1")
         expect(page.locator('[data-testid="standings"] thead')).to_contain_text("hard timeout")
         expect(page.get_by_test_id("crosstable")).to_contain_text("sleeper")
-        expect(page.locator('[data-testid="rating-chart"] svg polyline')).to_have_count(4)
+        series = page.locator('[data-testid="rating-chart"] svg .series')  # a line per entrant that played
+        expect(series).to_have_count(3)
+        assert {series.nth(i).get_attribute("data-name") for i in range(3)} == {
+            "heuristic",
+            "random",
+            "sleeper",
+        }
         on_loop(server, runner.start_next)
+        playing = contest_room(server, "cup", 3)  # its room is open: it can be watched
         watch = page.locator('[data-testid="contest-game"][data-number="3"]').get_by_test_id("contest-watch")
-        expect(watch).to_have_attribute("href", f"/room/{runner.room_id(3)}")
+        expect(watch).to_have_attribute("href", f"/room/{playing}")
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "contest-1280x800.png"), full_page=True)
 
@@ -133,7 +152,7 @@ def test_the_lobby_lists_the_contest_and_only_the_organiser_may_stop_it(
 ) -> None:
     assert server.server is not None
     board = server.server.contests
-    runner = FakeRunner(board, contest_id="night", title="Night cup", organiser="olga")
+    runner = FakeRunner(board, contest_id="night", title="Night cup", game="aah", organiser="olga")
     on_loop(server, runner.open)
     with (
         fresh_page(chromium, width=1280, height=800, step_ms=STEP_MS) as olga,
@@ -145,6 +164,13 @@ def test_the_lobby_lists_the_contest_and_only_the_organiser_may_stop_it(
         entry.get_by_test_id("contest-link").click()
         olga.wait_for_url(re.compile("/contest/night$"))
         stop = olga.get_by_test_id("contest-stop")
+        expect(stop).to_be_visible()
+        on_loop(server, runner.start_next)
+        room_id = contest_room(server, "night", 1)
+        olga.get_by_test_id("contest-watch").click()  # logged in: she watches at once
+        olga.get_by_test_id("spectating").wait_for()
+        expect(olga.locator(".room")).to_have_attribute("data-room", room_id)
+        olga.go_back()  # back to the contest page
         expect(stop).to_be_visible()
 
         enter(sam, f"{server.web_url}", "sam")

@@ -136,8 +136,9 @@ class Server:
         """Runs offloaded password hashes (:meth:`TcpConnection.offload`)."""
         self._preparation: asyncio.Task[list[str]] | None = None
         self.contests = ContestBoard()
-        """The contests this process shows (``/api/contests``, ``/contest/ID``, the lobby):
-        the hall side's ``ContestHall`` keeps it up to date (gamehall.contest.board)."""
+        """The contests this process shows (``/api/contests``, ``/contest/ID``, the lobby),
+        kept up to date by the hall side's ``ContestHall`` (a stand-in until the hall's own
+        board, ``hall.contests``, is merged: see gamehall.contest.board)."""
 
     @property
     def hall(self) -> Hall:
@@ -251,6 +252,7 @@ class Server:
             contests=ContestApi(
                 self.contests,
                 session_check(hall),
+                hall.rooms,
                 {game_id: game_type.title for game_id, game_type in hall.game_types.items()},
             ),
         )

@@ -179,10 +179,13 @@ const REASONS = {
   process_violation: "process violation",
 };
 
-/** A standings row's typed losses, {reason: count} ("losses", else "forfeits"). */
+/** A standings row's typed losses, {reason: count}: its "forfeits" (the runner's), else a
+ * "losses" object. */
 function lossesOf(row) {
-  const losses = row.losses || row.forfeits;
-  return losses && typeof losses === "object" && !Array.isArray(losses) ? losses : {};
+  for (const losses of [row.forfeits, row.losses]) {
+    if (losses && typeof losses === "object" && !Array.isArray(losses)) return losses;
+  }
+  return {};
 }
 
 /** A rating figure, flat in the row (`mu`) or under `rating`. */
@@ -195,23 +198,30 @@ function standingsTable(s) {
   const rows = Array.isArray(s.standings) ? s.standings : [];
   if (rows.length === 0) return h("p", { class: "muted", text: t("No game has finished yet.") });
   const order = Object.keys(REASONS);
-  const reasons = [...new Set(rows.flatMap((row) => Object.keys(lossesOf(row))))]
+  // a column per loss reason that occurred, and for late moves (soft timeouts) if any
+  const reasons = [...new Set(rows.flatMap((row) => Object.entries(lossesOf(row)).filter(([, n]) => Number(n) > 0).map(([r]) => r)))]
     .sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+  const late = rows.some((row) => Number(row.soft_timeouts) > 0);
+  const record = rows.some((row) => typeof row.wins === "number");
   const headings = [["#", ""], [t("Name"), ""], [t("Grade"), ""], [t("Games"), "num"], [t("Points"), "num"],
+    record ? [t("W-D-L"), "num"] : null,
     ...reasons.map((r) => [t(REASONS[r] || r.replaceAll("_", " ")), "num"]),
-    ["μ", "num"], ["σ", "num"], [t("Ordinal"), "num"]];
+    late ? [t("late moves"), "num"] : null,
+    ["μ", "num"], ["σ", "num"], [t("Ordinal"), "num"]].filter(Boolean);
   return h("table", { class: "contest-table", testid: "standings" },
     h("thead", {}, h("tr", {}, headings.map(([text, cls]) => h("th", { scope: "col", class: cls, text })))),
     h("tbody", {}, rows.map((row, i) => h("tr", { testid: "standings-row", dataset: { name: row.name } },
-      h("td", { text: String(row.rank ?? i + 1) }),
+      h("td", { text: String(row.place ?? row.rank ?? i + 1) }),
       h("th", { scope: "row", text: row.name }),
       h("td", { text: row.grade == null ? "–" : String(row.grade) }),
       h("td", { class: "num", text: String(row.games ?? 0) }),
       h("td", { class: "num", testid: "standings-points", text: number(row.points) }),
+      record ? h("td", { class: "num", text: `${row.wins ?? 0}-${row.draws ?? 0}-${typeof row.losses === "number" ? row.losses : 0}` }) : null,
       reasons.map((r) => {
         const count = Number(lossesOf(row)[r]) || 0;
         return h("td", { class: count ? "num loss" : "num", dataset: { reason: r }, text: String(count) });
       }),
+      late ? h("td", { class: "num", dataset: { reason: "late" }, text: String(row.soft_timeouts || 0) }) : null,
       h("td", { class: "num", text: fixed(ratingOf(row, "mu")) }),
       h("td", { class: "num", text: fixed(ratingOf(row, "sigma")) }),
       h("td", { class: "num", testid: "standings-ordinal", text: fixed(ratingOf(row, "ordinal")) })))));
@@ -247,12 +257,15 @@ function ratingChart(s) {
   const ratings = s.ratings && typeof s.ratings === "object" ? s.ratings : {};
   const names = Object.keys(ratings).filter((name) => Array.isArray(ratings[name]) && ratings[name].length);
   if (names.length === 0) return null;
-  const most = Math.max(...names.flatMap((name) => ratings[name].map((point) => Number(point[0]) || 0)));
-  const labels = Array.from({ length: most + 1 }, (_, i) => String(i));
+  const xs = names.flatMap((name) => ratings[name].map((point) => Number(point[0]))).filter((x) => Number.isInteger(x) && x >= 0);
+  if (xs.length === 0) return null;
+  const first = Math.min(...xs);
+  const most = Math.max(...xs);
+  const labels = Array.from({ length: most - first + 1 }, (_, i) => String(first + i));
   const lines = names.map((name) => {
     const values = labels.map(() => null);
     for (const [games, ordinal] of ratings[name]) {
-      if (Number.isInteger(games) && games >= 0 && games <= most && typeof ordinal === "number") values[games] = ordinal;
+      if (Number.isInteger(games) && games >= first && games <= most && typeof ordinal === "number") values[games - first] = ordinal;
     }
     return { name, values };
   });
@@ -265,7 +278,11 @@ function ratingChart(s) {
 // ------------------------------------------------------------------------------ games
 
 function gamesTable(app, s) {
-  const games = Array.isArray(s.games) ? s.games : [];
+  const open = new Map((Array.isArray(s.rooms_playing) ? s.rooms_playing : []).map((r) => [r.number, r.room_id]));
+  // a game whose room is open is being played, whatever the last snapshot said (the runner
+  // publishes after each game's end, and names its room only then)
+  const games = (Array.isArray(s.games) ? s.games : []).map((game) => (open.has(game.number) && !isOver(game.state)
+    ? { ...game, state: "playing", room_id: game.room_id || open.get(game.number) } : game));
   if (games.length === 0) return h("p", { class: "muted", text: t("No game has started yet.") });
   return h("table", { class: "contest-table", testid: "contest-games-table" },
     h("thead", {}, h("tr", {}, ["#", t("Seats"), t("State"), t("Result"), ""].map((text) => h("th", { scope: "col", text })))),
@@ -277,19 +294,24 @@ function gamesTable(app, s) {
       h("td", { class: "actions" }, gameLink(app, game))))));
 }
 
+function isOver(state) {
+  return state === "finished" || state === "failed";
+}
+
 function gameStatus(state) {
-  return { scheduled: "waiting", running: "playing" }[state] || state;
+  return { pending: "waiting", scheduled: "waiting", running: "playing" }[state] || state;
 }
 
 function gameStateText(state) {
-  return t({ scheduled: "Scheduled", running: "Playing", finished: "Finished", failed: "Failed" }[state] || String(state));
+  const words = { pending: "Scheduled", scheduled: "Scheduled", playing: "Playing", running: "Playing", finished: "Finished", failed: "Failed" };
+  return t(words[state] || String(state));
 }
 
 /** A finished game's replay, or a running game's table to watch. */
 function gameLink(app, game) {
   if (!game.room_id) return null;
   const id = encodeURIComponent(game.room_id);
-  if (game.state === "running") {
+  if (game.state === "playing" || game.state === "running") {
     return h("a", {
       href: `/room/${id}`, testid: "contest-watch", text: t("Watch"),
       onclick: (e) => { // logged in: watch at once; else the room's page offers to (after a name)
@@ -299,7 +321,7 @@ function gameLink(app, game) {
       },
     });
   }
-  if (game.state === "scheduled") return null;
+  if (!isOver(game.state)) return null;
   return h("a", { href: `/replay/${id}`, testid: "contest-replay", text: t("Replay") });
 }
 
@@ -369,6 +391,8 @@ addTranslations("de", {
   "soft timeout": "zu langsam",
   "rule violation": "Regelverstoß",
   "process violation": "Prozess-Verstoß",
+  "late moves": "verspätete Züge",
+  "W-D-L": "S-U-N",
   "No game has finished yet.": "Noch keine Partie ist beendet.",
   Name: "Name",
   Grade: "Stufe",
