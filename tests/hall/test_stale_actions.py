@@ -6,10 +6,10 @@ adds 1 for the seat to move, and ``Resign`` may be played at any time."""
 
 from __future__ import annotations
 
+import pytest
 from recording_listener import RecordingListener
 from toy_game import TOY, Add, Added, Resign
 
-import pytest
 from gamehall.hall import FakeClock, Hall
 from gamehall.protocols._core import HallError
 from gamehall.rules._core import SeatLeft
@@ -19,14 +19,18 @@ from gamehall.store.memory import MemoryStore
 def make_hall(clock: FakeClock) -> tuple[Hall, MemoryStore]:
     seeds = iter(range(1, 10_000))
     store = MemoryStore()
-    hall = Hall(games={"toy": TOY}, store=store, clock=clock, defaults={"toy": {}}, seed_source=lambda: next(seeds))
+    hall = Hall(
+        games={"toy": TOY}, store=store, clock=clock, defaults={"toy": {}}, seed_source=lambda: next(seeds)
+    )
     return hall, store
 
 
 def seated(hall: Hall, names: list[str], **settings: object):  # type: ignore[no-untyped-def]
     """Log in ``names``, seat them in order in a new toy room (full: the game starts)."""
     listeners = [RecordingListener() for _ in names]
-    sessions = [hall.login(name, listener, protocol="test") for name, listener in zip(names, listeners)]
+    sessions = [
+        hall.login(name, listener, protocol="test") for name, listener in zip(names, listeners, strict=True)
+    ]
     room = sessions[0].create_room("toy", {"seats": len(names), **settings})
     for session in sessions:
         session.join(room.room_id)
