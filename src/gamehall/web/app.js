@@ -20,6 +20,7 @@ import "./i18n-de.js";
 const STORAGE_NAME = "gamehall.name";
 const STORAGE_TOKEN = "gamehall.token";
 const STORAGE_WATCHING = "gamehall.watching"; // this tab's watched room, to watch again after a reload
+const STALE_NOTICE = "The table changed before your move arrived, so it was not played. Here is the table as it is now.";
 
 /** The room a /room/ID address names (a shared link), or null. */
 function roomFromPath() {
@@ -49,7 +50,7 @@ const state = {
   linked: roomFromPath(), // a room named by the page's address, not yet opened
   loginError: null, // why the last login failed (shown on the name screen)
   preparing: null, // {what, text} while the server prepares something (a dictionary)
-  rooms: new Map(), // room id -> {id, info, seat, view, seq (last event seen), timers, log, ended}
+  rooms: new Map(), // room id -> {id, info, seat, view, viewSeq (the view's seq), seq (last event seen), timers, log, ended}
   current: null, // room id shown, or null for the lobby
   hallLog: [], // private/broadcast chat and notices
   screen: "login",
@@ -85,11 +86,22 @@ export const app = {
     try {
       return await conn.request(msg);
     } catch (err) {
-      app.showError(err);
+      app.showError(err.code === "stale" ? { reason: t(STALE_NOTICE) } : err);
       return null;
     } finally {
       done();
     }
+  },
+
+  /** Play `action` at `room`'s table as the player sees it: the `seq` of the view on screen
+   * goes with it, so a move decided on a table the game has since moved past (the turn passed,
+   * a timer played) is refused as "stale" instead of played; the fresh view that follows the
+   * refusal redraws the table and a short notice says why (docs/web-protocol.md, "Stale
+   * actions"). Resolves with the reply or null. */
+  act(room, action) {
+    const msg = { t: "act", room: room.id, action };
+    if (room.viewSeq !== null) msg.seq = room.viewSeq;
+    return app.run(msg);
   },
 
   login(name) {
@@ -184,7 +196,7 @@ export const app = {
   room(roomId) {
     let room = state.rooms.get(roomId);
     if (!room) {
-      room = { id: roomId, info: null, seat: null, view: null, seq: 0, seen: new Set(), timers: [], log: [], ended: null };
+      room = { id: roomId, info: null, seat: null, view: null, viewSeq: null, seq: 0, seen: new Set(), timers: [], log: [], ended: null };
       state.rooms.set(roomId, room);
     }
     return room;
@@ -334,6 +346,7 @@ const HANDLERS = {
     const room = app.room(msg.room);
     const now = performance.now();
     room.view = msg.view;
+    room.viewSeq = msg.seq; // the state a click on this table is decided on (app.act)
     room.seat = msg.seat;
     room.timers = (msg.timers || []).map((x) => ({ key: x.key, deadline: now + x.seconds_left * 1000 }));
     if (state.current === msg.room && state.screen === "room") render();
