@@ -18,6 +18,8 @@ What it does, in the order a connection lives (docs/web-protocol.md is the refer
 4. The reply to a request (``ok``, ``joined``, ``error``...) follows the events the request
    caused, as the protocol documents: it is held until the hall has delivered them
    (:meth:`~gamehall.protocols._core.Session.after_deliveries`).
+5. An ``act`` may name the ``seq`` of the view it was decided on; a stale one (the room moved
+   the seat's turn since, :mod:`gamehall.hall.stale`) gets the ``stale`` error and a fresh view.
 
 It is game-agnostic: actions are decoded with the room's own ``ActionCodec`` and views are
 whatever the engine's ``view(seat)`` returns.
@@ -123,6 +125,7 @@ class WebDialogue:
             return
         self._handling = True
         self._replies = []
+        dispatched = False
         try:
             try:
                 message = codec.decode(text)
@@ -134,19 +137,22 @@ class WebDialogue:
                 self._offload(work, lambda _: self._after_password_work(message))
                 return
             self._dispatch(message)
+            dispatched = True
         finally:
             self._handling = False
-            self._answer()
+            self._answer(with_views=dispatched)
 
-    def _answer(self) -> None:
-        """Send the request's replies, then the views its events made stale, once the hall has
-        delivered those events (at once when there is no session to wait on)."""
+    def _answer(self, *, with_views: bool = True) -> None:
+        """Send the request's replies, then (``with_views``: a request was handled) the views
+        its events made stale, once the hall has delivered those events (at once when there
+        is no session to wait on)."""
         replies, self._replies = self._replies or [], None
 
         def send() -> None:
             for reply in replies:
                 self._send(reply)
-            self._flush_views()
+            if with_views:
+                self._flush_views()
 
         if self._session is None:
             send()
@@ -345,8 +351,21 @@ class WebDialogue:
         if game_type is None:
             raise HallError("no_such_game", f"The game of room {message.room} is not hosted here.")
         action = game_type.actions.decode(message.action)
-        session.act(message.room, action)
+        try:
+            session.act(message.room, action, seq=message.seq)
+        except HallError as exc:
+            if exc.code != "stale":
+                raise
+            self._resync(message.room, exc, message.id)
+            return
         self._send({"t": "ok", "ref": message.id})
+
+    def _resync(self, room_id: str, refusal: HallError, ref: MessageId) -> None:
+        """A stale action (the room moved the seat's turn after the view it was decided on):
+        the refusal, then at once the fresh view to decide on again (the one owed, if any)."""
+        self._error(refusal.code, refusal.reason, ref)
+        self._stale_views.pop(room_id, None)
+        self._send_view(room_id, None)
 
     def _add_bots(self, session: Session, message: AddBots) -> None:
         if not 1 <= message.count <= MAX_BOTS_PER_REQUEST:
