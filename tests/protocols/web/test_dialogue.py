@@ -693,4 +693,3 @@ def test_a_room_password_is_checked_off_the_loop_before_the_hall_call(hall: Hall
     work, done = parked.pop()
     done(work())
     assert kinds(bob.take())[-2:] == ["joined", "view"]
-
