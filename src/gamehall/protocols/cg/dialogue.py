@@ -1,6 +1,7 @@
 """One cg connection: peng3dnet's connection setup, then the cg states over the hall (note §2-§5).
 
-The server calls :func:`make_dialogue` for every accepted TCP connection of the ``cg`` listener.
+The server makes one :class:`CgDialogue` for every accepted TCP connection of the ``cg`` listener
+(:mod:`.spec`).
 
 L1 (peng3dnet, §2.1-§2.2)::
 
@@ -18,9 +19,9 @@ map) end the connection with ``closeconn{reason:"protocolerror"}``; an unknown p
 dropped. Lobby packets are handled in :mod:`.lobby_commands`, table packets in
 :mod:`.game_commands`; events of the table become packets in :mod:`.game_out`.
 
-Accounts: protocols stay sans-I/O, so the account store is given. The server sets the module
-global :data:`ACCOUNTS` (``gamehall.store.accounts.SqliteAccounts`` on the hall's database file)
-before it accepts connections; :func:`make_dialogue` reads it, and tests pass their own.
+Accounts: protocols stay sans-I/O, so the account store is given. It is part of the server's
+:class:`~.lobbies.CgServices` (with the lobby directory), which every dialogue of that server
+gets; tests build their own.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from gamehall.protocols._core import (
     NEED_DATA,
     UNLIMITED,
     Cancellable,
-    Clock,
     CloseReason,
     Delivery,
     HallError,
@@ -49,14 +49,13 @@ from gamehall.protocols.cg import browser_tables, game_commands, lobby_commands,
 from gamehall.protocols.cg.accounts import (
     PROFILE_IMG_MAX,
     Account,
-    Accounts,
     login_keys,
     valid_password,
     valid_username,
 )
 from gamehall.protocols.cg.codec import CgCodec, Packet, check_serverbound, filter_for_vanilla, parse_uuid
 from gamehall.protocols.cg.game_out import GameTranslator
-from gamehall.protocols.cg.lobbies import Directory, directory_of
+from gamehall.protocols.cg.lobbies import CgServices, Directory
 from gamehall.protocols.cg.pacing import Pacer, Pacing
 from gamehall.rules._core import Event
 
@@ -71,12 +70,6 @@ PREAUTH_TIMEOUT_S: Final = 30.0
 IDLE_TIMEOUT_S: Final = 0.0
 """No heartbeat exists at any layer (§2.5): the server's idle cut-off is off for cg; the
 pre-auth timeout and TCP keepalive find dead or stuck peers."""
-
-ACCOUNTS: Accounts | None = None
-"""The account store for connections made by :func:`make_dialogue` (set by the server)."""
-
-PING_INFO: dict[str, Any] = {"name": "gamehall", "visiblename": "gamehall", "slogan": "", "maxplayers": 0}
-"""The operator's ping-reply texts (§2.2, §8); the server may replace them."""
 
 
 class L1(enum.Enum):
@@ -109,31 +102,23 @@ STATES: Final[dict[str, tuple[str, ...]]] = {
 """The states in which each serverbound L2 packet is accepted (§4)."""
 
 
-def make_dialogue(hall: HallPort, wire: Wire, clock: Clock) -> CgDialogue:
-    """The dialogue of one accepted cg connection (looked up by ``gamehall.server.app``)."""
-    if ACCOUNTS is None:
-        raise RuntimeError("gamehall.protocols.cg.dialogue.ACCOUNTS is not set")
-    return CgDialogue(hall, wire, clock, ACCOUNTS)
-
-
 class CgDialogue:
     """The cg protocol for one TCP connection (see the module docstring)."""
 
     def __init__(
         self,
-        hall: HallPort,
+        services: CgServices,
         wire: Wire,
-        clock: Clock,
-        accounts: Accounts,
         *,
         preauth_timeout_s: float = PREAUTH_TIMEOUT_S,
         wall_time: Callable[[], float] = time.time,
     ) -> None:
-        self.hall = hall
+        self.services = services
+        self.hall: HallPort = services.hall
         self.wire = wire
-        self.clock = clock
-        self.accounts = accounts
-        self.directory: Directory = directory_of(hall)
+        self.clock = services.clock
+        self.accounts = services.accounts
+        self.directory: Directory = services.directory
         self.wall_time = wall_time
         self.codec = CgCodec()
         self.l1 = L1.WAIT_TYPE
@@ -144,12 +129,12 @@ class CgDialogue:
         self.room_id: str | None = None
         self.translator: GameTranslator | None = None
         self.holding: list[Delivery] | None = None
-        self.pacer = Pacer(clock, self.send_packet)
+        self.pacer = Pacer(self.clock, self.send_packet)
         self.pacing: Pacing | None = None
         self.chat_times: list[float] = []
         self.waiting = False
         """A password check runs off the loop: input waits (see :meth:`handle_buffered`)."""
-        self._preauth: Cancellable | None = clock.call_later(preauth_timeout_s, self._preauth_expired)
+        self._preauth: Cancellable | None = self.clock.call_later(preauth_timeout_s, self._preauth_expired)
         self._raw_send(registry.HELLO, {"version": PENG3DNET_VERSION, "protoversion": PENG3DNET_PROTOVERSION})
 
     # ------------------------------------------------------------------ Peer (lobbies)
@@ -320,7 +305,7 @@ class CgDialogue:
         players = sorted(peer.username for peer in self.directory.online.values())
         return {
             "oldmsg": request,
-            **PING_INFO,
+            **self.services.ping_info,
             "playercount": len(players),
             "playerlist": players,
             "canlogon": True,
