@@ -29,6 +29,7 @@ from gamehall.protocols._spec import ServerResources
 from gamehall.protocols.cg import gamerules
 from gamehall.protocols.cg.accounts import Accounts, LoginThrottle
 from gamehall.protocols.cg.codec import Packet
+from gamehall.protocols.cg.states import CgState, Transition
 
 ROLE_REMOVED: Final = -1
 ROLE_PLAYER: Final = 10
@@ -59,8 +60,12 @@ class Peer(Protocol):
 
     def send_packet(self, packet: Packet) -> None: ...
 
-    def in_state(self) -> str:
-        """``active``, ``lobby`` or ``game_dk``."""
+    def in_state(self) -> CgState:
+        """``ACTIVE``, ``LOBBY`` or ``GAME_DK``."""
+        ...
+
+    def move(self, transition: Transition) -> None:
+        """Change the connection's state along :data:`.states.TRANSITIONS` (a kick: left the lobby)."""
         ...
 
 
