@@ -23,6 +23,7 @@ from gamehall.protocols.cg.lobbies import LOBBY_EXTRA, Lobby, lobby_record, rebu
 from gamehall.protocols.cg.members import member_status, remove_member, seat_bots
 from gamehall.protocols.cg.pacing import Pacing, WaitForStart, paced
 from gamehall.protocols.cg.states import CgState, Transition
+from gamehall.protocols.cg.table import doppelkopf
 from gamehall.rules._core import Action, Event, RuleError, Seat
 from gamehall.rules.doppelkopf import events as ev
 from gamehall.rules.doppelkopf.actions import Accuse, CancelAccusation, PickMove, WeddingClarification
@@ -349,23 +350,15 @@ def rejoin(conn: CgDialogue) -> None:
 def _slots(conn: CgDialogue, translator: GameTranslator) -> list[tuple[str, str, bool]]:
     """Where every card of the round lies now, as (card id, slot, value shown to this seat).
 
-    Card *ids* of other hands are public (every seat saw them dealt), so they are read from the
-    table state; values follow the visibility rules of §4.4."""
+    The table's view says where each card lies and which values this seat may see (§4.4:
+    :func:`gamehall.rules.doppelkopf.views.card_places`); the translator learns those values."""
     assert conn.session is not None and conn.room_id is not None
-    rnd = conn.session.room(conn.room_id).game.s.round
-    open_cards = bool(conn.session.room(conn.room_id).game.rules.get("open_cards"))
     placed: list[tuple[str, str, bool]] = []
-    for seat, hand in enumerate(rnd.hands):
-        shown = open_cards or seat == translator.seat
-        placed += [(card, translator.slot("hand", seat), shown) for card in hand]
-    for trick in rnd.tricks:
-        if trick.winner is not None:
-            placed += [(c, translator.slot("tricks", trick.winner), False) for c in trick.cards if c]
-    if rnd.trick is not None and rnd.trick.winner is None:
-        placed += [(card, "table", True) for card in rnd.trick.cards if card]
-    for card, _slot, shown in placed:
-        if shown:
-            translator.values[card] = rnd.values[card]
+    for place in doppelkopf(conn.session.room(conn.room_id)).card_places(translator.seat):
+        slot = "table" if place.seat is None else translator.slot(place.place, place.seat)
+        if place.value is not None:
+            translator.values[place.card] = place.value
+        placed.append((place.card, slot, place.value is not None))
     return placed
 
 
