@@ -522,6 +522,12 @@ class HallPort(Protocol):
         """The games this hall hosts (their settings schemas and action codecs)."""
         ...
 
+    @property
+    def tournament(self) -> bool:
+        """Whether the server runs in tournament mode (``--tournament``): protocols that have
+        one (UrServer, note 10) log each game for replay and close sockets at the end."""
+        ...
+
     def password_work(
         self, password: str | None, room_id: str | None = None
     ) -> Callable[[], None] | None:

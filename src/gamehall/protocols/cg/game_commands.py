@@ -235,7 +235,7 @@ def game_over(conn: CgDialogue, reason: str | None) -> None:
         return
     lobby.room_id = None
     for member in list(lobby.members.values()):
-        gone = getattr(member.peer, "closed", False) or (member.peer is None and not member.is_bot)
+        gone = member.peer.closed if member.peer is not None else not member.is_bot
         if gone and member.uuid != conn.account_uuid:
             remove_member(conn, lobby, member)  # dropped during the game: gone now
         elif member.peer is not None:

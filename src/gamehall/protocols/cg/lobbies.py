@@ -58,6 +58,11 @@ class Peer(Protocol):
     @property
     def session(self) -> Session | None: ...
 
+    @property
+    def closed(self) -> bool:
+        """The connection is gone (its member is dropped when the game ends)."""
+        ...
+
     def send_packet(self, packet: Packet) -> None: ...
 
     def in_state(self) -> CgState:

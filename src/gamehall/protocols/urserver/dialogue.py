@@ -97,7 +97,7 @@ class UrDialogue:
         self.wire = wire
         self.clock = services.clock
         self.lobby = services.lobby
-        self.tournament = bool(getattr(hall, "tournament", False)) if tournament is None else tournament
+        self.tournament = hall.tournament if tournament is None else tournament
         self._codec = UrCodec(encoding=encoding)
         self._end_linger_s = end_linger_s
         self.state = State.LOBBY
