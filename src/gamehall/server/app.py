@@ -6,12 +6,12 @@ installed by the CLI when available). In order, :meth:`Server.start`:
 1. opens the store (``SqliteStore(config.db)`` unless one is given) and builds the hall on a
    :class:`~gamehall.server.clock.LoopClock`, with in-process bots;
 2. rebuilds every unfinished room from its log (``hall.restore()``);
-3. builds the services of every protocol it will serve (``spec.open``, see
-   :mod:`gamehall.protocols._spec`): one object per protocol and server, lent the hall, the
-   clock and the protocol accounts, and handed to every dialogue of that protocol;
-4. starts one TCP listener per game protocol of :data:`gamehall.games.GAMES` whose port is in
-   the plan, then HTTP (browser client, ``/ws``, ``/metrics``, ``/healthz``, ``/api``) unless the web
-   port is 0, and logs what listens where.
+3. for every protocol in the plan, builds its services (``spec.open``, see
+   :mod:`gamehall.protocols._spec`: one object per protocol and server, lent the hall, the
+   clock and the protocol accounts, handed to every dialogue of that protocol; kept in
+   :attr:`Server.hosted`) and starts its listener: one TCP listener per game protocol of
+   :data:`gamehall.games.GAMES`, then HTTP (browser client, ``/ws``, ``/metrics``,
+   ``/healthz``, ``/api``) for the web; and logs what listens where.
 
 On SIGTERM or SIGINT, :meth:`Server.stop` stops accepting, lets the hall close every room and
 say goodbye in each protocol ("Game ended by server or administrator."), gives connections
@@ -191,7 +191,8 @@ class Server:
             spec = entry.spec
             if spec.name not in self.plan:
                 continue
-            hosted = self.hosted[spec.name] = spec.open(resources)
+            hosted = spec.open(resources)
+            self.hosted[spec.name] = hosted
             limits = connection_limits(self.config, spec.idle_timeout_s, spec.max_flush_bytes)
             self.metrics.add_protocol(spec.name)
             factory = connection_factory(
@@ -212,7 +213,8 @@ class Server:
 
     async def _start_web(self, hall: Hall, resources: ServerResources) -> None:
         assert self._store is not None
-        hosted = self.hosted[WEB.name] = WEB.open(resources)
+        hosted = WEB.open(resources)
+        self.hosted[WEB.name] = hosted
         self.metrics.add_protocol(WEB.name)
         context = WebContext(
             hall=hall,
