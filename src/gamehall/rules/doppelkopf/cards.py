@@ -15,9 +15,10 @@ strength wins. Which cards are trumps, and in what order, depends on the game ty
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gamehall.rules._core import Rng
 
@@ -32,6 +33,11 @@ EYES = {"a": 11, "10": 10, "k": 4, "q": 3, "j": 2, "9": 0}
 """Card points ("eyes", the wire's ``pips``); 240 in a full deck."""
 
 TRUMP = "trump"
+
+ALL_VALUES = (*(suit + rank for suit in SUITS for rank in RANKS), JOKER)
+"""Every card value of every deck variant."""
+
+_EYES_OF = {value: 0 if value == JOKER else EYES[value[1:]] for value in ALL_VALUES}
 
 # ---------------------------------------------------------------------------------------------
 # Game types
@@ -108,6 +114,9 @@ def rank_of(value: str) -> str:
 
 
 def eyes_of(value: str) -> int:
+    known = _EYES_OF.get(value)
+    if known is not None:
+        return known
     return 0 if value == JOKER else EYES[rank_of(value)]
 
 
@@ -198,6 +207,15 @@ class Ranking:
     game_type: str
     heart10: str | None
     joker: str
+    _classes: dict[str, str] = field(init=False, repr=False, compare=False, hash=False)
+    _strengths: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        """Work out every value's class and strength once: a deal asks for them thousands of
+        times (every follow-suit check, every trick), and :func:`ranking_for` hands out one
+        ranking per game type and rule set, so the tables are built once per process."""
+        object.__setattr__(self, "_classes", {v: self._work_out_class(v) for v in ALL_VALUES})
+        object.__setattr__(self, "_strengths", {v: self._work_out_strength(v) for v in ALL_VALUES})
 
     @property
     def trump_suit(self) -> str | None:
@@ -224,6 +242,15 @@ class Ranking:
 
     def classify(self, value: str) -> str:
         """``"trump"`` or the plain suit the card belongs to in this game."""
+        known = self._classes.get(value)
+        return self._work_out_class(value) if known is None else known
+
+    def strength(self, value: str) -> int:
+        """Order inside the card's class: higher beats lower (pig promotions come on top)."""
+        known = self._strengths.get(value)
+        return self._work_out_strength(value) if known is None else known
+
+    def _work_out_class(self, value: str) -> str:
         if value == JOKER:
             return TRUMP
         suit, rank = suit_of(value), rank_of(value)
@@ -238,13 +265,12 @@ class Ranking:
             return TRUMP if suit == PURE_SOLOS[game] else suit
         return suit
 
-    def strength(self, value: str) -> int:
-        """Order inside the card's class: higher beats lower (pig promotions come on top)."""
+    def _work_out_strength(self, value: str) -> int:
         if value == JOKER:
             return 86 if self.joker == "over_h10" and self.normal_set else 95
         suit, rank = suit_of(value), rank_of(value)
         suit_bonus = 3 - SUITS.index(suit)  # ♣ 3, ♠ 2, ♥ 1, ♦ 0
-        if self.classify(value) != TRUMP:
+        if self._work_out_class(value) != TRUMP:
             return _plain_order(rank)
         game = self.game_type
         if self.normal_set:
@@ -282,8 +308,10 @@ def _pure_order(rank: str) -> int:
     return {"9": 1, "j": 2, "q": 3, "k": 4, "10": 5, "a": 6}[rank]
 
 
+@functools.lru_cache(maxsize=512)
 def ranking_for(game_type: str, *, heart10: bool, shift_h10: bool, joker: str) -> Ranking:
-    """The ranking of ``game_type`` under ``dk.heart10``, ``dk.solo_shift_h10`` and ``dk.joker``."""
+    """The ranking of ``game_type`` under ``dk.heart10``, ``dk.solo_shift_h10`` and ``dk.joker``
+    (one shared, immutable object per combination: its tables are built once)."""
     role: str | None = "h10" if heart10 else None
     if heart10 and shift_h10 and game_type in SHIFTED_HEART10:
         role = SHIFTED_HEART10[game_type]

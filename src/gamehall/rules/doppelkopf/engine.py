@@ -6,18 +6,19 @@ deal is replayed with the same round number. After each deal the seats vote in p
 ``continue`` (the next deal), ``end``, ``adjourn``; ``cancel`` is open at any time. A vote
 passes when every present seat says yes.
 
-An illegal action changes nothing. The moves of the trick phase (cards, announcements, pig
-calls: nearly every input of a deal) check every rule before they change anything, so they run
-directly (:data:`CHECKED_FIRST`); every other input runs as a transaction: if a rule refuses it,
-the state is restored from an in-memory copy and the :class:`RuleError` propagates. One timer runs at a time,
-keyed by the decision it waits for; when it fires, the default move of whoever is waited for is
+An illegal action changes nothing, and no input copies the state to make sure of it: every
+handler checks every rule before its first change (as python-chess validates a move before
+pushing it), so a refusal leaves the table exactly as it was. Nothing that runs after a first
+change raises a :class:`RuleError` (the follow-ups: the next question, the deal's scoring, a
+verdict's penalty, a new deal); ``tests/rules/doppelkopf/test_dk_refusals.py`` checks this for
+every action type at random points of random games. One timer runs at a time, keyed by the
+decision it waits for; when it fires, the default move of whoever is waited for is
 applied (a legal card, ``reservation_no`` = healthy, ``ready``, ...).
 """
 
 from __future__ import annotations
 
-import pickle
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gamehall.rules._core import (
@@ -29,7 +30,6 @@ from gamehall.rules._core import (
     NotYourTurn,
     Outcome,
     Rng,
-    RuleError,
     Seat,
     SeatAway,
     SeatBack,
@@ -95,9 +95,6 @@ TERMINATIONS = {
     "left": Termination.LEFT,
 }
 END_VOTES = ("continue", "adjourn", "end")
-CHECKED_FIRST = (PlayCard, Announce, CallPigs)
-"""Actions whose handlers (:meth:`Referee.play_card`, ``announce``, ``call_pigs``) raise every
-refusal before their first change, so they need no copy of the state to roll back."""
 ACCUSATION_KINDS = ("wrong_card", "wrong_announcement", "played_early", "external")
 
 
@@ -138,17 +135,6 @@ class DoppelkopfTable:
 
     def referee(self) -> Referee:
         return Referee(self.round, self.rules)
-
-    def _transaction(self, run: Callable[[], list[Event]]) -> list[Event]:
-        """Run one input; on a RuleError put back the state as it was (an in-memory copy)."""
-        snapshot = pickle.dumps(self.s, protocol=pickle.HIGHEST_PROTOCOL)
-        try:
-            events = run()
-            events += self._settle()
-        except RuleError:
-            self.s = pickle.loads(snapshot)
-            raise
-        return events
 
     # -- membership -----------------------------------------------------------------------------
 
@@ -308,10 +294,8 @@ class DoppelkopfTable:
             raise WrongPhase("The game is not running.", code="pc_wrong_phase")
         if not 0 <= seat < 4 or self.s.names[seat] is None:
             raise NotYourTurn("You have no seat at this table.", code="no_seat")
-        if isinstance(action, CHECKED_FIRST):
-            events = self._dispatch(seat, action)
-            return events + self._settle()
-        return self._transaction(lambda: self._dispatch(seat, action))
+        events = self._dispatch(seat, action)
+        return events + self._settle()
 
     def _dispatch(self, seat: Seat, action: Action) -> list[Event]:
         if isinstance(action, Vote):
@@ -448,9 +432,12 @@ class DoppelkopfTable:
         timers = self.pending_timers()
         if not timers or timers[0].key != key:
             raise WrongPhase("That timer is stale.", code="stale_timer")
-        return self._transaction(self._default_moves)
+        events = self._default_moves()
+        return events + self._settle()
 
     def _default_moves(self) -> list[Event]:
+        """The documented default of every seat waited for. Each is one of that seat's legal
+        actions at the time it is applied, so none is refused and none needs a rollback."""
         ref = self.referee()
         rnd = ref.rnd
         if rnd.complaint is not None:

@@ -62,9 +62,12 @@ def black_sow_choices(rules: Mapping[str, Any]) -> list[str]:
 class Referee:
     """The rules of one deal, applied to its state."""
 
+    __slots__ = ("_ranking", "rnd", "rules")
+
     def __init__(self, rnd: RoundState, rules: Mapping[str, Any]) -> None:
         self.rnd = rnd
         self.rules = rules
+        self._ranking: Ranking | None = None
 
     # -- knowledge -----------------------------------------------------------------------------
 
@@ -73,12 +76,18 @@ class Referee:
         return bool(self.rules["misplay"] == "penalize")
 
     def ranking(self) -> Ranking:
-        return ranking_for(
+        """The ranking of the deal's game type now (kept while the game type stays: a wedding
+        can turn into a solo and a black sow into the solo its chooser names)."""
+        known = self._ranking
+        if known is not None and known.game_type == self.rnd.game_type:
+            return known
+        self._ranking = ranking_for(
             self.rnd.game_type,
             heart10=bool(self.rules["heart10"]),
             shift_h10=bool(self.rules["solo_shift_h10"]),
             joker=str(self.rules["joker"]),
         )
+        return self._ranking
 
     def ties(self) -> TieRules:
         return TieRules(
@@ -258,13 +267,12 @@ class Referee:
         rnd = self.rnd
         if own_turn and (self.current_player() != seat or self.paused()):
             return "pc_wrong_turn"
-        ranking = self.ranking()
         if superpigs:
-            return self._superpig_refusal(seat, ranking)
+            return self._superpig_refusal(seat)
         rule = str(self.rules["pigs"])
         if rule not in ON_PLAY_PIGS:
             return "invalid_pigs"
-        pig = ranking.pig_value()
+        pig = self.ranking().pig_value()
         if pig is None or rnd.game_type in ("black_sow",):
             return "invalid_pigs_game"
         in_hand = [c for c in rnd.hands[seat] if self.value(c) == pig]
@@ -289,10 +297,12 @@ class Referee:
         played = [m.card for m in self.rnd.moves if m.kind == "card" and m.seat == seat]
         return [*self.rnd.hands[seat], *played]
 
-    def _superpig_refusal(self, seat: int, ranking: Ranking) -> str | None:
+    def _superpig_refusal(self, seat: int) -> str | None:
         rule = str(self.rules["superpigs"])
-        superpig = ranking.superpig_value(str(self.rules["without9"]))
-        if rule == "None" or superpig is None:
+        if rule == "None":
+            return "invalid_superpigs_game"
+        superpig = self.ranking().superpig_value(str(self.rules["without9"]))
+        if superpig is None:
             return "invalid_superpigs_game"
         if rule == "reservation":
             return "invalid_superpigs_call"
