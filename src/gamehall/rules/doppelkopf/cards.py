@@ -173,7 +173,7 @@ def card_id_key(seed: int) -> bytes:
 
 def card_id(key: bytes, deal_no: int, position: int) -> str:
     """The id of the card at ``position`` of deal ``deal_no``'s shuffled stack."""
-    return hmac.new(key, f"{deal_no}:{position}".encode(), hashlib.sha256).hexdigest()[:32]
+    return hmac.digest(key, f"{deal_no}:{position}".encode(), "sha256").hex()[:32]
 
 
 def deal(rng: Rng, without9: str, joker: str, *, id_key: bytes, deal_no: int) -> Deal:

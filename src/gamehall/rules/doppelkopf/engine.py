@@ -18,7 +18,7 @@ applied (a legal card, ``reservation_no`` = healthy, ``ready``, ...).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gamehall.rules._core import (
@@ -95,6 +95,25 @@ TERMINATIONS = {
     "left": Termination.LEFT,
 }
 END_VOTES = ("continue", "adjourn", "end")
+DEAL_MOVES: dict[type[Action], Callable[[Referee, Seat, Any], list[Event]]] = {
+    PlayCard: lambda ref, seat, a: ref.play_card(seat, a.card),
+    Announce: lambda ref, seat, a: ref.announce(seat, a.kind),
+    CallPigs: lambda ref, seat, a: ref.call_pigs(seat, a.superpigs),
+    Ready: lambda ref, seat, a: reservations.ready(ref, seat),
+    Throw: lambda ref, seat, a: reservations.throw(ref, seat),
+    Answer: lambda ref, seat, a: reservations.answer(ref, seat, a.question, a.yes),
+    AnswerSolo: lambda ref, seat, a: reservations.answer_solo(ref, seat, a.solo),
+    PassCards: lambda ref, seat, a: reservations.pass_cards(ref, seat, a.cards),
+    PovertyAccept: lambda ref, seat, a: reservations.poverty_accept(ref, seat),
+    PovertyDecline: lambda ref, seat, a: reservations.poverty_decline(ref, seat),
+    ReturnCards: lambda ref, seat, a: reservations.return_cards(ref, seat, a.cards),
+    PovertyReturn: lambda ref, seat, a: reservations.poverty_return(ref, seat, a.amount),
+    WeddingClarification: lambda ref, seat, a: reservations.wedding_clarification(ref, seat, a.trick),
+    BlackSowSolo: lambda ref, seat, a: ref.name_black_sow_solo(seat, a.solo),
+}
+"""The moves of a deal (everything but votes and complaints) by action type: one dict lookup
+instead of a chain of ``isinstance`` tests on every input (cards, the most frequent, came
+last). Each handler checks every rule before it changes anything."""
 ACCUSATION_KINDS = ("wrong_card", "wrong_announcement", "played_early", "external")
 
 
@@ -305,35 +324,10 @@ class DoppelkopfTable:
         ref = self.referee()
         if ref.rnd.complaint is not None:
             raise WrongPhase("Play waits for the verdict.", code="pc_wrong_phase")
-        if isinstance(action, Ready):
-            return reservations.ready(ref, seat)
-        if isinstance(action, Throw):
-            return reservations.throw(ref, seat)
-        if isinstance(action, Answer):
-            return reservations.answer(ref, seat, action.question, action.yes)
-        if isinstance(action, AnswerSolo):
-            return reservations.answer_solo(ref, seat, action.solo)
-        if isinstance(action, PassCards):
-            return reservations.pass_cards(ref, seat, action.cards)
-        if isinstance(action, PovertyAccept):
-            return reservations.poverty_accept(ref, seat)
-        if isinstance(action, PovertyDecline):
-            return reservations.poverty_decline(ref, seat)
-        if isinstance(action, ReturnCards):
-            return reservations.return_cards(ref, seat, action.cards)
-        if isinstance(action, PovertyReturn):
-            return reservations.poverty_return(ref, seat, action.amount)
-        if isinstance(action, WeddingClarification):
-            return reservations.wedding_clarification(ref, seat, action.trick)
-        if isinstance(action, BlackSowSolo):
-            return ref.name_black_sow_solo(seat, action.solo)
-        if isinstance(action, PlayCard):
-            return ref.play_card(seat, action.card)
-        if isinstance(action, Announce):
-            return ref.announce(seat, action.kind)
-        if isinstance(action, CallPigs):
-            return ref.call_pigs(seat, action.superpigs)
-        raise MalformedAction(f"Unknown action {type(action).__name__}.")
+        handler = DEAL_MOVES.get(type(action))
+        if handler is None:
+            raise MalformedAction(f"Unknown action {type(action).__name__}.")
+        return handler(ref, seat, action)
 
     def _complaint(self, seat: Seat, action: Action) -> list[Event]:
         ref = self.referee()

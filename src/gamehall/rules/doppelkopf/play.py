@@ -53,6 +53,10 @@ SHOWN_AS = {"silent_wedding": "normal", "ramsch_sw": "ramsch"}
 """Game types shown as another one (a silent wedding looks like a normal game)."""
 
 
+ONLY = tuple(only(seat) for seat in range(4))
+"""Each seat's private audience, made once (frozensets are immutable, so one per seat does)."""
+
+
 def black_sow_choices(rules: Mapping[str, Any]) -> list[str]:
     """The solos a black sow may turn into: ``dk.solos``, or the ♦ solo when that list is empty
     (Decision (ours): the round must go on)."""
@@ -164,32 +168,56 @@ class Referee:
             return ranking.pig_value()
         return ranking.superpig_value(str(self.rules["without9"]))
 
-    def announcement_context(self, seat: int) -> AnnouncementContext:
+    def announcement_context(
+        self, seat: int, announced: Mapping[str, list[str]] | None = None
+    ) -> AnnouncementContext:
+        """What ``seat``'s announcements depend on; ``announced`` (party -> its announcements)
+        saves working that out again when all four seats are asked in a row."""
         party = self.party_of(seat)
         other = None if party is None else ("kontra" if party == "re" else "re")
+        if announced is None:
+            announced = {p: self.announced_by(p) for p in (party, other) if p is not None}
         return AnnouncementContext(
             party=party,
-            own=self.announced_by(party) if party else [],
-            other=self.announced_by(other) if other else [],
+            own=announced[party] if party else [],
+            other=announced[other] if other else [],
             cards_in_hand=len(self.rnd.hands[seat]),
             tricks_total=self.rnd.tricks_total,
             clarification_trick=self.rnd.clarification,
             null_game=self.null_game(),
         )
 
-    def buttons(self, seat: int) -> ButtonsChanged:
-        """The seat's private button labels (cg ``rebtn_lbl``, ``pigbtn_lbl``)."""
+    def buttons(
+        self,
+        seat: int,
+        announced: Mapping[str, list[str]] | None = None,
+        labels: dict[tuple[str | None, int], str] | None = None,
+    ) -> ButtonsChanged:
+        """The seat's private button labels (cg ``rebtn_lbl``, ``pigbtn_lbl``); ``announced``
+        and ``labels`` are :meth:`all_buttons`' shared work."""
+        if self.rnd.phase != "tricks":
+            return ButtonsChanged(seat=seat, rebtn_lbl="none", pigbtn_lbl="none", audience=ONLY[seat])
         pig = "none"
-        if self.rnd.phase == "tricks":
-            if self.pig_refusal(seat, superpigs=False, own_turn=False) is None:
-                pig = "pigs"
-            elif self.pig_refusal(seat, superpigs=True, own_turn=False) is None:
-                pig = "superpigs"
-        rebtn = next_label(self.announcement_context(seat)) if self.rnd.phase == "tricks" else "none"
-        return ButtonsChanged(seat=seat, rebtn_lbl=rebtn, pigbtn_lbl=pig, audience=only(seat))
+        if self.pig_refusal(seat, superpigs=False, own_turn=False) is None:
+            pig = "pigs"
+        elif self.pig_refusal(seat, superpigs=True, own_turn=False) is None:
+            pig = "superpigs"
+        key = (self.party_of(seat), len(self.rnd.hands[seat]))
+        rebtn = None if labels is None else labels.get(key)
+        if rebtn is None:
+            rebtn = next_label(self.announcement_context(seat, announced))
+            if labels is not None:
+                labels[key] = rebtn
+        return ButtonsChanged(seat=seat, rebtn_lbl=rebtn, pigbtn_lbl=pig, audience=ONLY[seat])
 
     def all_buttons(self) -> list[Event]:
-        return [self.buttons(seat) for seat in range(4)]
+        """Every seat's buttons (after each trick and announcement). The parties'
+        announcements are listed once for the four, and a seat whose announcement label
+        depends on the same things as an earlier seat's (its party, its hand size) gets that
+        label without working it out again."""
+        announced = {party: self.announced_by(party) for party in ("re", "kontra")}
+        labels: dict[tuple[str | None, int], str] = {}
+        return [self.buttons(seat, announced, labels) for seat in range(4)]
 
     def shown_type(self) -> str:
         return SHOWN_AS.get(self.rnd.game_type, self.rnd.game_type)
@@ -411,7 +439,7 @@ class Referee:
             trick.promoted[card] = SUPERPIG_STRENGTH
         self.log(seat, "card", self.value(card), flags, trick=trick.number, card=card, hand=hand_then)
         events: list[Event] = [CardPlayed(seat=seat, card=card, value=self.value(card), early=early)]
-        if seat == trick.leader:
+        if seat == trick.leader and self.penalize:  # early cards exist only under penalize
             self._check_early_revokes(trick)
         if trick.complete():
             events += self._close_trick(trick)
@@ -476,12 +504,10 @@ class Referee:
         return events
 
     def eyes_of_seat(self, seat: int) -> int:
+        """The eyes of every trick ``seat`` has taken so far."""
+        values = self.rnd.values
         return sum(
-            eyes_of(self.value(c))
-            for t in self.rnd.tricks
-            if t.winner == seat
-            for c in t.cards
-            if c is not None
+            eyes_of(values[c]) for t in self.rnd.tricks if t.winner == seat for c in t.cards if c is not None
         )
 
     # -- wedding and black sow ------------------------------------------------------------------
