@@ -17,12 +17,20 @@ is refused.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from gamehall.rules._core import Event, IllegalAction, MalformedAction, NotYourTurn, WrongPhase, only
 from gamehall.rules.doppelkopf.announcements import DENIALS, AnnouncementContext, next_label, refusal
-from gamehall.rules.doppelkopf.cards import NULL_SOLOS, SOLO_ORDER, Ranking, eyes_of, ranking_for, suit_of
+from gamehall.rules.doppelkopf.cards import (
+    EYES_OF_VALUE,
+    NULL_SOLOS,
+    SOLO_ORDER,
+    Ranking,
+    ranking_for,
+    suit_of,
+)
 from gamehall.rules.doppelkopf.events import (
     Announced,
     Asked,
@@ -53,8 +61,25 @@ SHOWN_AS = {"silent_wedding": "normal", "ramsch_sw": "ramsch"}
 """Game types shown as another one (a silent wedding looks like a normal game)."""
 
 
+_RANKINGS: dict[tuple[Any, ...], Ranking] = {}
+"""Rankings by (game type, heart10, solo_shift_h10, joker) as the rules hold them: a plain
+dict lookup per input instead of a keyword-argument cache call."""
+
 ONLY = tuple(only(seat) for seat in range(4))
 """Each seat's private audience, made once (frozensets are immutable, so one per seat does)."""
+
+
+@functools.lru_cache(maxsize=1024)
+def buttons_event(seat: int, rebtn_lbl: str, pigbtn_lbl: str) -> ButtonsChanged:
+    """The private buttons event, one shared instance per content: events are immutable, and
+    a deal sends these after every trick and announcement, mostly with the same labels."""
+    return ButtonsChanged(seat=seat, rebtn_lbl=rebtn_lbl, pigbtn_lbl=pigbtn_lbl, audience=ONLY[seat])
+
+
+@functools.lru_cache(maxsize=1024)
+def turn_event(current_trick: int, total_tricks: int, current_player: int) -> Turn:
+    """The ``turn`` event, one shared (immutable) instance per content, as :func:`buttons_event`."""
+    return Turn(current_trick=current_trick, total_tricks=total_tricks, current_player=current_player)
 
 
 def black_sow_choices(rules: Mapping[str, Any]) -> list[str]:
@@ -83,15 +108,21 @@ class Referee:
         """The ranking of the deal's game type now (kept while the game type stays: a wedding
         can turn into a solo and a black sow into the solo its chooser names)."""
         known = self._ranking
-        if known is not None and known.game_type == self.rnd.game_type:
+        game_type = self.rnd.game_type
+        if known is not None and known.game_type == game_type:
             return known
-        self._ranking = ranking_for(
-            self.rnd.game_type,
-            heart10=bool(self.rules["heart10"]),
-            shift_h10=bool(self.rules["solo_shift_h10"]),
-            joker=str(self.rules["joker"]),
-        )
-        return self._ranking
+        rules = self.rules
+        key = (game_type, rules["heart10"], rules["solo_shift_h10"], rules["joker"])
+        known = _RANKINGS.get(key)
+        if known is None:
+            known = _RANKINGS[key] = ranking_for(
+                game_type,
+                heart10=bool(rules["heart10"]),
+                shift_h10=bool(rules["solo_shift_h10"]),
+                joker=str(rules["joker"]),
+            )
+        self._ranking = known
+        return known
 
     def ties(self) -> TieRules:
         return TieRules(
@@ -196,9 +227,11 @@ class Referee:
         """The seat's private button labels (cg ``rebtn_lbl``, ``pigbtn_lbl``); ``announced``
         and ``labels`` are :meth:`all_buttons`' shared work."""
         if self.rnd.phase != "tricks":
-            return ButtonsChanged(seat=seat, rebtn_lbl="none", pigbtn_lbl="none", audience=ONLY[seat])
+            return buttons_event(seat, "none", "none")
         pig = "none"
-        if self.pig_refusal(seat, superpigs=False, own_turn=False) is None:
+        if not self.pig_calls_in_play():
+            pass
+        elif self.pig_refusal(seat, superpigs=False, own_turn=False) is None:
             pig = "pigs"
         elif self.pig_refusal(seat, superpigs=True, own_turn=False) is None:
             pig = "superpigs"
@@ -208,7 +241,7 @@ class Referee:
             rebtn = next_label(self.announcement_context(seat, announced))
             if labels is not None:
                 labels[key] = rebtn
-        return ButtonsChanged(seat=seat, rebtn_lbl=rebtn, pigbtn_lbl=pig, audience=ONLY[seat])
+        return buttons_event(seat, rebtn, pig)
 
     def all_buttons(self) -> list[Event]:
         """Every seat's buttons (after each trick and announcement). The parties'
@@ -257,11 +290,7 @@ class Referee:
         trick = self.rnd.trick
         assert trick is not None
         current = self.current_player()
-        return Turn(
-            current_trick=trick.number,
-            total_tricks=self.rnd.tricks_total,
-            current_player=trick.leader if current is None else current,
-        )
+        return turn_event(trick.number, self.rnd.tricks_total, trick.leader if current is None else current)
 
     # -- announcements --------------------------------------------------------------------------
 
@@ -289,6 +318,11 @@ class Referee:
         return kind if kind in ("re", "kontra") else f"{kind}_{party or 'none'}"
 
     # -- pigs -----------------------------------------------------------------------------------
+
+    def pig_calls_in_play(self) -> bool:
+        """Whether the rules let anyone call pigs or superpigs during the tricks at all (the
+        default rules do not: then every pig button says ``none`` without asking further)."""
+        return self.rules["pigs"] in ON_PLAY_PIGS or self.rules["superpigs"] in ("on_pig", "on_play")
 
     def pig_refusal(self, seat: int, *, superpigs: bool, own_turn: bool = True) -> str | None:
         """Why ``seat`` may not call (super)pigs now, or None."""
@@ -482,7 +516,7 @@ class Referee:
         trick.winner = winner
         rnd.tricks.append(trick)
         rnd.trick = None
-        trick_eyes = sum(eyes_of(self.value(c)) for c in in_order)
+        trick_eyes = sum(EYES_OF_VALUE[self.value(c)] for c in in_order)
         events: list[Event] = [
             TrickTaken(
                 trick=trick.number,
@@ -507,7 +541,11 @@ class Referee:
         """The eyes of every trick ``seat`` has taken so far."""
         values = self.rnd.values
         return sum(
-            eyes_of(values[c]) for t in self.rnd.tricks if t.winner == seat for c in t.cards if c is not None
+            EYES_OF_VALUE[values[c]]
+            for t in self.rnd.tricks
+            if t.winner == seat
+            for c in t.cards
+            if c is not None
         )
 
     # -- wedding and black sow ------------------------------------------------------------------
