@@ -254,10 +254,14 @@ class Hall:
 
     def name_free(self, name: str) -> bool:
         """Whether nobody goes by ``name``: no user (online or holding seats) and no seat a
-        bot plays under that name (after a restart such bots have no user of their own)."""
+        bot plays under that name (after a restart such bots have no user of their own).
+
+        The seats come from the directory's name index (the rooms where the name holds a
+        seat), not a scan of every room. Spectators need no look-up: a spectator is a user,
+        and a user is kept while it is in any room."""
         if name.lower() in self._users:
             return False
-        return all(room.member(name) is None for room in self.directory.rooms(None))
+        return all(room.member(name) is None for room in self.directory.seated(name))
 
     def watch_lobby(self, watcher: LobbyWatcher) -> Callable[[], None]:
         return self.lobby.watch(watcher)
