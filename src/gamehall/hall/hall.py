@@ -194,6 +194,10 @@ class Hall:
     def room_count(self, game: str | None = None) -> int:
         return self.directory.count(game)
 
+    def room_info(self, room_id: str) -> RoomInfo | None:
+        room = self.directory.get(room_id)
+        return None if room is None or room.closed else room.info()
+
     def game_defaults(self, game: str) -> Mapping[str, JSON]:
         game_type = self._game_type(game)
         return game_type.schema.validate(self._defaults.get(game, {}))

@@ -489,6 +489,11 @@ class HallPort(Protocol):
         """How many rooms (of ``game``, or all) the hall holds, without listing them."""
         ...
 
+    def room_info(self, room_id: str) -> RoomInfo | None:
+        """One room as the lobby sees it, found by id (``None`` when the hall no longer has
+        it). Use it instead of searching :meth:`rooms` for an id."""
+        ...
+
     def game_defaults(self, game: str) -> Mapping[str, JSON]: ...
 
     @property
