@@ -41,7 +41,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-HARNESSES = [ROOT / "tests" / "support", *(ROOT / "tests" / "protocols" / p for p in ("mrjack", "urserver", "jduplicate"))]
+HARNESSES = [
+    ROOT / "tests" / "support",
+    *(ROOT / "tests" / "protocols" / p for p in ("mrjack", "urserver", "jduplicate")),
+]
 PROTOCOLS = ("mrjack", "urserver", "jduplicate", "name_free")
 
 
@@ -54,7 +57,9 @@ def _fill(hall: Any, game: str, tables: int, seated: int, settings: dict[str, An
         info = owner.create_room(game, settings, title=f"f{index}")
         owner.join(info.room_id)
         for extra in range(1, seated):
-            hall.login(f"fill{index}{'bcd'[extra - 1]}", RecordingListener(), protocol="bench").join(info.room_id)
+            hall.login(f"fill{index}{'bcd'[extra - 1]}", RecordingListener(), protocol="bench").join(
+                info.room_id
+            )
 
 
 def _timed(steps: list[Callable[[], None]]) -> float:
@@ -77,9 +82,7 @@ def run_mrjack(tables: int, timed: int) -> dict[str, float]:
         client.send(f"nick(j{index}).")
         clients.append(client)
     roles = ("mrjack", "detektiv")
-    cpu = _timed(
-        [lambda c=client, r=roles[i % 2]: c.send(f"init({r}).") for i, client in enumerate(clients)]
-    )
+    cpu = _timed([lambda c=client, r=roles[i % 2]: c.send(f"init({r}).") for i, client in enumerate(clients)])
     joined = sum(1 for c in clients if any("Du bist" in line for line in c.lines()))
     return {"joins": timed, "joined": joined, "cpu_s": cpu, "rooms": len(harness.hall.rooms("mrjack"))}
 
@@ -112,12 +115,11 @@ def run_jduplicate(tables: int, timed: int) -> dict[str, float]:
     _fill(harness.hall, "words", tables + timed, 1)
     clients = [harness.user(f"d{index}") for index in range(timed)]
     steps = [
-        lambda c=client, i=index: c.send(m.JoinGameRequest(f"f{tables + i}")) for index, client in enumerate(clients)
+        lambda c=client, i=index: c.send(m.JoinGameRequest(f"f{tables + i}"))
+        for index, client in enumerate(clients)
     ]
     cpu = _timed(steps)
-    joined = sum(
-        1 for c in clients if any(type(msg).__name__ == "PlayerJoined" for msg in c.take_messages())
-    )
+    joined = sum(1 for c in clients if any(type(msg).__name__ == "PlayerJoined" for msg in c.take_messages()))
     return {"joins": timed, "joined": joined, "cpu_s": cpu, "rooms": len(harness.hall.rooms("words"))}
 
 
@@ -130,7 +132,12 @@ def run_name_free(tables: int, timed: int) -> dict[str, float]:
     return {"joins": timed, "joined": timed, "cpu_s": cpu, "rooms": len(harness.hall.rooms("mrjack"))}
 
 
-RUNS = {"mrjack": run_mrjack, "urserver": run_urserver, "jduplicate": run_jduplicate, "name_free": run_name_free}
+RUNS = {
+    "mrjack": run_mrjack,
+    "urserver": run_urserver,
+    "jduplicate": run_jduplicate,
+    "name_free": run_name_free,
+}
 
 
 def child(protocol: str, tables: int, timed: int) -> None:
@@ -163,7 +170,10 @@ def main() -> None:
     if args.baseline_src is not None:
         trees.insert(0, ("baseline", args.baseline_src.resolve()))
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {args.tables} tables open, CPU time")
-    header = f"{'protocol':<11} {'server':<10} {'rooms':>6} {'joins':>6} {'joined':>6} {'cpu s':>8} {'joins/CPU-s':>12} {'us/join':>9}"
+    header = (
+        f"{'protocol':<11} {'server':<10} {'rooms':>6} {'joins':>6} {'joined':>6} {'cpu s':>8} "
+        f"{'joins/CPU-s':>12} {'us/join':>9}"
+    )
     print(header)
     print("-" * len(header))
     for protocol in args.protocols.split(","):

@@ -29,4 +29,5 @@ def test_init_seats_and_watches_without_listing_the_rooms(monkeypatch: pytest.Mo
     assert "ok('Du bist mrjack')." in jack.lines()
     assert "ok('Du bist detektiv')." in det.lines()
     assert not any(line.startswith("err(") for line in watcher.lines())
-    assert harness.game(3).names == {0: "latejack", 1: "latedet"} or len(harness.game(3).names) == 2
+    monkeypatch.undo()
+    assert harness.games() == 4  # the late pair filled a new game
