@@ -12,9 +12,9 @@ the server's own work per join without the network:
    timed (CPU time of this process), not the connection's login:
    - **Mr. Jack**: ``init(mrjack)`` / ``init(detektiv)`` after ``nick``, in pairs (each pair
      fills a new game);
-   - **UrServer**: ``TEILNEHMEN name``, ``PASSWORT``, ``NAME player`` into waiting games (one
-     player each, three seats);
-   - **JDuplicate**: ``JOINGAMEREQUEST name`` into waiting games;
+   - **UrServer**: ``TEILNEHMEN name``, ``PASSWORT``, ``NAME player`` into the last ``--timed``
+     of the waiting games (one player each, three seats);
+   - **JDuplicate**: ``JOINGAMEREQUEST name`` into the last ``--timed`` waiting games;
    - **name_free**: ``Hall.name_free`` for a name nobody has (the hall bots' name check).
 
 Each protocol runs in a child process per code version: this tree, and ``--baseline-src`` (a
@@ -90,15 +90,15 @@ def run_mrjack(tables: int, timed: int) -> dict[str, float]:
 def run_urserver(tables: int, timed: int) -> dict[str, float]:
     from urserver_support import UrHarness
 
-    harness = UrHarness(max_games=tables + timed)
-    _fill(harness.hall, "ursuppe", tables + timed, 1, {"players": 3})
+    harness = UrHarness(max_games=tables)
+    _fill(harness.hall, "ursuppe", tables, 1, {"players": 3})
     clients = []
     for index in range(timed):
         client = harness.connect(f"u{index}")
         client.send("LISTE")  # the lobby learns the browser-made games once, before the clock
         clients.append(client)
     steps = [
-        lambda c=client, i=index: c.send(f"TEILNEHMEN f{tables + i}", "PASSWORT", f"NAME p{i}")
+        lambda c=client, i=index: c.send(f"TEILNEHMEN f{tables - timed + i}", "PASSWORT", f"NAME p{i}")
         for index, client in enumerate(clients)
     ]
     cpu = _timed(steps)
@@ -112,10 +112,10 @@ def run_jduplicate(tables: int, timed: int) -> dict[str, float]:
     from gamehall.protocols.jduplicate import messages as m
 
     harness = JdHarness()
-    _fill(harness.hall, "words", tables + timed, 1)
+    _fill(harness.hall, "words", tables, 1)
     clients = [harness.user(f"d{index}") for index in range(timed)]
     steps = [
-        lambda c=client, i=index: c.send(m.JoinGameRequest(f"f{tables + i}"))
+        lambda c=client, i=index: c.send(m.JoinGameRequest(f"f{tables - timed + i}"))
         for index, client in enumerate(clients)
     ]
     cpu = _timed(steps)
