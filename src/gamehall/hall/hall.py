@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from gamehall.hall.chat_memory import ChatMemory
+from gamehall.hall.contests import ContestBoard
 from gamehall.hall.directory import LocalDirectory, RoomDirectory, RoomRule
 from gamehall.hall.invites import invite_to_room
 from gamehall.hall.lobby_feed import LobbyFeed
@@ -138,6 +139,8 @@ class Hall:
         self.chat_memory = ChatMemory()
         self._bot_driver = bot_driver
         self.bot_takeover = (not tournament) if bot_takeover is None else bot_takeover
+        self.contests = ContestBoard()
+        """The contests this hall shows (lobby, ``/contest/ID``): see :mod:`gamehall.hall.contests`."""
 
     # ---------------------------------------------------------------- HallPort
 
@@ -296,7 +299,10 @@ class Hall:
         password: str | None = None,
         title: str | None = None,
         extra: Mapping[str, JSON] | None = None,
+        seed: int | None = None,
     ) -> Room:
+        """A new room of ``game``. ``seed`` fixes its randomness (a contest game is ordered
+        with its seed, so it can be played again); otherwise the hall's seed source draws one."""
         game_type = self._game_type(game)
         title = check_title(title) if title is not None and title.strip() else None  # blank: the game's
         settings = dict(settings or {})
@@ -305,7 +311,7 @@ class Hall:
             raise HallError("config", f"{BOT_TAKEOVER} must be true or false")
         try:
             config = game_type.schema.validate(settings, base=self.game_defaults(game))
-            seed = self._seed_source()
+            seed = self._seed_source() if seed is None else seed
             meta: dict[str, JSON] = {
                 "title": title or _default_title(game_type, config),
                 "operator": operator,
@@ -350,9 +356,7 @@ class Hall:
         room.on_change = self.lobby.touched
         return room
 
-    def password_work(
-        self, password: str | None, room_id: str | None = None
-    ) -> Callable[[], None] | None:
+    def password_work(self, password: str | None, room_id: str | None = None) -> Callable[[], None] | None:
         """The slow part (scrypt) of a later ``create_room`` (``room_id`` None) or join/spectate
         of ``room_id`` with ``password``, as a closure a worker thread may run; ``None`` when
         there is nothing slow to do (no password, no such room, a room without password).
