@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
+from typing import Any
 from pathlib import Path
 
 from gamehall.config import ServerConfig
@@ -44,3 +46,46 @@ def server_config(tmp_path: Path, defaults: Mapping[str, Mapping[str, JSON]] | N
         rate_limit_per_s=10_000,
         rate_limit_burst=10_000,
     )
+
+
+class LineClient:
+    """A scripted entrant of a line protocol: sends its lines, then reads (and ignores)
+    everything until the server closes the connection. ``repeat`` is sent again every
+    ``every`` seconds until then (an entrant that keeps sending illegal moves)."""
+
+    def __init__(self, port: int, lines: list[str], *, repeat: str | None = None, every: float = 0.1) -> None:
+        self.port = port
+        self.lines = lines
+        self.repeat = repeat
+        self.every = every
+        self.received = b""
+
+    async def run(self) -> bytes:
+        import asyncio
+
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        writer.write("".join(line + "\n" for line in self.lines).encode())
+
+        async def nag() -> None:
+            while self.repeat is not None:
+                await asyncio.sleep(self.every)
+                writer.write((self.repeat + "\n").encode())
+
+        nagging = asyncio.create_task(nag())
+        try:
+            while chunk := await reader.read(65536):
+                self.received += chunk
+        except ConnectionError:
+            pass
+        finally:
+            nagging.cancel()
+            writer.close()
+        return self.received
+
+
+async def stop(tasks: list[asyncio.Task[Any]]) -> None:
+    """End scripted clients still connected after their game (their server keeps a finished
+    player's connection open in its lobby)."""
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
