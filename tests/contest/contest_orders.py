@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from gamehall.config import ServerConfig
 from gamehall.contest.ports import Deadlines, GameOrder

@@ -97,7 +97,8 @@ async def test_a_stranger_cannot_take_a_reserved_seat_and_a_missing_entrant_forf
         with pytest.raises(HallError) as refused:
             server.hall.login("stranger", RecordingListener(), protocol="web").join(room_id)
         assert refused.value.code == "seat_reserved"
-        server.hall.login("watcher", RecordingListener(), protocol="web").spectate(room_id)  # watching is fine
+        watcher = server.hall.login("watcher", RecordingListener(), protocol="web")
+        watcher.spectate(room_id)  # watching is fine
         # a stranger over the wire lands at a table of its own, not at the contest's
         stranger = LineClient(port, ["nick(stranger5).", "init(detektiv).", "quit."])
         await asyncio.wait_for(stranger.run(), timeout=5)

@@ -65,7 +65,7 @@ async def test_an_entrant_that_never_answers_forfeits_by_timeout(tmp_path: Path)
         playing = asyncio.create_task(contest_hall(server.hall).play(game))
         await asyncio.sleep(0.05)
         bots = [entrant(port, name, room_title(game), seed) for seed, name in enumerate(seats[:2])]
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(f"TEILNEHMEN {room_title(game)}\nPASSWORT x\nNAME cid2\n".encode())
         clients = [asyncio.create_task(b.run()) for b in bots]
         report = await asyncio.wait_for(playing, timeout=60)
