@@ -262,7 +262,8 @@ class HallError(Exception):
     ``wrong_password``, ``room_full``, ``game_in_progress``, ``not_in_room``,
     ``already_in_room``, ``seat_taken_over`` (a bot took the held seat over),
     ``not_operator``, ``no_open_room``, ``config`` (bad settings),
-    ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``.
+    ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``, ``seat_reserved`` (a
+    contest room's seats are its entrants'), ``no_such_contest``, ``not_organiser``.
     """
 
     def __init__(self, code: str, reason: str, **detail: Any) -> None:
@@ -490,9 +491,7 @@ class HallPort(Protocol):
         """The games this hall hosts (their settings schemas and action codecs)."""
         ...
 
-    def password_work(
-        self, password: str | None, room_id: str | None = None
-    ) -> Callable[[], None] | None:
+    def password_work(self, password: str | None, room_id: str | None = None) -> Callable[[], None] | None:
         """The slow part (scrypt) of a later create (``room_id`` None) or join/spectate of
         ``room_id`` with ``password``, as a closure for :meth:`Wire.offload`; ``None`` when
         nothing is slow. The later hall call then finds the answer ready."""

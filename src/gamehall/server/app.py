@@ -46,6 +46,7 @@ from gamehall.protocols.web.dialogue import WebDialogue
 from gamehall.server.clock import LoopClock
 from gamehall.server.collector import Collector
 from gamehall.server.connection import connection_factory
+from gamehall.server.contest_api import ContestApi
 from gamehall.server.dictionaries import DictionaryPreparation
 from gamehall.server.host import HostConsole
 from gamehall.server.limits import ConnectionLimits
@@ -243,6 +244,7 @@ class Server:
             executor=self._kdf_executor,
             games=hall.game_types,
             host=HostConsole(hall, self.metrics, self.tracker, self.config.operator_token),
+            contests=ContestApi(hall),
         )
         self._web, port = await start_web(build_web_app(context), self.config.bind, self.plan[WEB])
         self.ports[WEB] = port

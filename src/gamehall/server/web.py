@@ -40,6 +40,7 @@ from aiohttp import web
 from gamehall.protocols._core import RoomInfo
 from gamehall.protocols.web.messages import room_json
 from gamehall.rules._core import JSON, GameType
+from gamehall.server.contest_api import ContestApi
 from gamehall.server.host import HostConsole
 from gamehall.server.limits import ConnectionLimits
 from gamehall.server.metrics import CONTENT_TYPE, ServerMetrics
@@ -89,6 +90,8 @@ class WebContext:
     host: HostConsole | None = None
     """The host console's API; without it ``/api/host/*`` is not routed (tests of other parts)."""
     replays: ReplayCache = field(default_factory=ReplayCache)
+    contests: ContestApi | None = None
+    """The contests' API (``/api/contests``, docs/contest.md); without it they are not routed."""
 
 
 def default_static_dir() -> Path | None:
@@ -109,6 +112,10 @@ def build_web_app(context: WebContext) -> web.Application:
     app.router.add_get("/api/rooms/{room_id}", handlers.room)
     app.router.add_get("/api/rooms/{room_id}/log", handlers.room_log)
     app.router.add_get("/api/rooms/{room_id}/replay", handlers.room_replay)
+    if context.contests is not None:
+        app.router.add_get("/api/contests", context.contests.list)
+        app.router.add_get("/api/contests/{contest_id}", context.contests.one)
+        app.router.add_post("/api/contests/{contest_id}/stop", context.contests.stop)
     app.router.add_get("/room/{room_id}", handlers.page("index.html"))
     app.router.add_get("/replay/{room_id}", handlers.page("replay.html"))
     app.router.add_get("/host", handlers.page("host.html"))
