@@ -25,22 +25,21 @@ async def test_a_published_contest_is_listed_shown_and_stopped_by_its_organiser_
             async with http.get(base) as response:
                 listed = await response.json()
             assert listed == [
-                {
-                    "id": "cup", "title": "The Cup", "game": "mrjack", "organiser": "olga", "state": "running",
-                    "played": 1, "total": 4, "failures": 0, "stop_requested": False,
-                }
+                {"id": "cup", "title": "The Cup", "game": "mrjack", "organiser": "olga", "state": "running",
+                 "played": 1, "total": 4, "failures": 0, "stop_requested": False}
             ]  # fmt: skip
             async with http.get(f"{base}/cup") as response:
                 page = await response.json()
             assert page["standings"] == [] and page["total"] == 4
             async with http.get(f"{base}/nope") as response:
                 assert response.status == 404
-            async with http.post(f"{base}/cup/stop", json={"name": "mallory", "token": other.token}) as response:
+            stop = f"{base}/cup/stop"
+            async with http.post(stop, json={"name": "mallory", "token": other.token}) as response:
                 assert response.status == 403
             assert not side.stop_requested("cup")
-            async with http.post(f"{base}/cup/stop", json={"name": "olga", "token": "guessed"}) as response:
+            async with http.post(stop, json={"name": "olga", "token": "guessed"}) as response:
                 assert response.status == 403
-            async with http.post(f"{base}/cup/stop", json={"name": "olga", "token": organiser.token}) as response:
+            async with http.post(stop, json={"name": "olga", "token": organiser.token}) as response:
                 assert response.status == 200
             assert side.stop_requested("cup")
             side.close_contest("cup", {"state": "stopped", "played": 2, "total": 4})
