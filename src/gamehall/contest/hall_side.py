@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import uuid
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from gamehall.hall.lifecycle import SeatStatus
 from gamehall.hall.results import abandoned_to_bots_result
 from gamehall.hall.room import Room
 from gamehall.protocols._core import Cancellable, CloseReason, HallError
+from gamehall.protocols.cg.accounts import Accounts
 from gamehall.rules._core import JSON, ForfeitReason, RuleError, Seat, SeatEnd, SeatResult
 from gamehall.store.base import RoomRecord
 
@@ -120,12 +122,28 @@ class HallSide:
         if referee is not None:
             referee.forfeit_soon(login, reason, "The contest ended your game.")
 
+    def register_account(self, protocol: str, login: str, password: str) -> None:
+        """Make sure ``login`` can log in over ``protocol`` with ``password``: a cg entrant
+        needs a cg account (its seat is found by the account's uuid); the other protocols
+        have no accounts and need nothing. An existing account is left as it is.
+
+        Raises:
+            HallError: ``no_account`` when the account cannot be made (no cg listener, names
+                the cg policy refuses, registration failing).
+        """
+        if protocol != "cg":
+            return
+        accounts = _cg_accounts()
+        if accounts.find(login) is None and accounts.create(login, password) is None:
+            raise HallError("no_account", f"No cg account could be made for {login}.")
+
     def _reserved_room(self, order: GameOrder) -> Room:
         hall = self.hall
         for login in order.seats:
             user = hall.user(login)
             if user is not None and (user.listener is not None or user.rooms):
                 raise HallError("name_in_use", f"{login} is playing already.")
+        cg_uuids = _cg_uuids(order.seats) if order.protocol == "cg" else None
         settings = {**order.config, BOT_TAKEOVER: False}
         room = hall.create_room(
             order.game,
@@ -151,10 +169,66 @@ class HallSide:
             raise
         room.meta["contest"] = order.to_json()
         hall.store.update_meta(room.room_id, {"contest": room.meta["contest"]})
+        if cg_uuids is not None:
+            _record_cg_lobby(hall, room, cg_uuids)
         room.resume_after_restart()  # every seat held for its owner, as after a restart
         for login in order.seats:
             hall.restored_owner(login, room.room_id, None, order.protocol)
         return room
+
+
+# ------------------------------------------------------------------------------ cg
+
+
+def _cg_accounts() -> Accounts:
+    """The cg accounts the server handed to the cg dialogue (set when the cg port listens).
+
+    Raises:
+        HallError: ``no_account`` when this server has no cg accounts.
+    """
+    from gamehall.protocols.cg import dialogue
+
+    if dialogue.ACCOUNTS is None:
+        raise HallError("no_account", "This server has no cg accounts (the cg port is off).")
+    return dialogue.ACCOUNTS
+
+
+def _cg_uuids(logins: tuple[str, ...]) -> list[str]:
+    """The account uuid of each cg entrant, in seat order.
+
+    Raises:
+        HallError: ``no_account`` naming an entrant without an account (register it first:
+            :meth:`HallSide.register_account`).
+    """
+    accounts = _cg_accounts()
+    uuids = []
+    for login in logins:
+        account = accounts.find(login)
+        if account is None:
+            raise HallError("no_account", f"{login} has no cg account; register it before its game.")
+        uuids.append(account.uuid)
+    return uuids
+
+
+def _record_cg_lobby(hall: Hall, room: Room, uuids: list[str]) -> None:
+    """Give the contest room the cg lobby record a restart leaves (``extra.cg_lobby``,
+    docs/recovery.md "Doppelkopf over cg"): the cg login of each entrant's account then
+    rebuilds the lobby around the room and retakes the held seat, as after a restart."""
+    from gamehall.protocols.cg import gamerules
+    from gamehall.protocols.cg.lobbies import LOBBY_EXTRA, ROLE_PLAYER
+
+    extra = room.meta.get("extra")
+    extra = dict(extra) if isinstance(extra, dict) else {}
+    extra[LOBBY_EXTRA] = {
+        "lobby_id": uuid.uuid4().hex,
+        "rules": gamerules.wire_rules(room.state.view(None)["rules"]),
+        "game": room.game_type.game_id,
+        "order": uuids,
+        "roles": dict.fromkeys(uuids, ROLE_PLAYER),
+        "bots": {},
+    }
+    room.meta["extra"] = extra
+    hall.store.update_meta(room.room_id, {"extra": extra})
 
 
 @dataclass(slots=True)
