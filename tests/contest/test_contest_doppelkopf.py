@@ -14,6 +14,7 @@ from gamehall.bots.doppelkopf.wire import CgWireBot
 from gamehall.contest.hall_side import contest_hall, report_of
 from gamehall.contest.ports import Deadlines
 from gamehall.protocols._core import HallError
+from gamehall.protocols.cg.codec import Packet
 from gamehall.server.app import running_server
 
 UNPACED = {"deal_interval_s": 0.0, "trick_close_delay_s": 0.0, "loading_timeout_s": 0.5}
@@ -70,5 +71,33 @@ async def test_an_entrant_that_never_plays_forfeits_by_timeout(tmp_path: Path) -
         report = await asyncio.wait_for(playing, timeout=60)
         await stop(clients)
         assert report.seats[3].end.to_json() == {"result": "forfeit", "reason": "timeout"}
+        record = server.hall.store.load_room(report.room_id)
+        assert record is not None and report_of(record, game) == report
+
+
+async def test_an_entrant_that_keeps_accepting_a_poverty_never_offered_forfeits_by_rule_violation(
+    tmp_path: Path,
+) -> None:
+    async with running_server(server_config(tmp_path, {"doppelkopf": UNPACED}), listen={"cg": 0}) as server:
+        port = server.ports["cg"]
+        side = contest_hall(server.hall)
+        game = order("doppelkopf", "cg", SEATS)
+        for name in SEATS:
+            side.register_account("cg", name, "secret")
+        playing = asyncio.create_task(side.play(game))
+        await asyncio.sleep(0.05)
+        clumsy = entrant(port, "Greta")
+        logs_in = clumsy.player.on_packet
+        nonsense = Packet("cg:game.dk.announce", {"type": "poverty_accept"})  # no poverty was offered
+        clumsy.player.on_packet = lambda packet: (
+            [nonsense] if packet.name.startswith("cg:game.") else logs_in(packet)
+        )  # type: ignore[method-assign]
+        clients = [asyncio.create_task(entrant(port, name).run()) for name in SEATS[:3]]
+        clients.append(asyncio.create_task(clumsy.run()))
+        report = await asyncio.wait_for(playing, timeout=60)
+        await stop(clients)
+        greta = report.seats[3]
+        assert greta.end.to_json() == {"result": "forfeit", "reason": "rule_violation"}
+        assert greta.errors >= 3
         record = server.hall.store.load_room(report.room_id)
         assert record is not None and report_of(record, game) == report

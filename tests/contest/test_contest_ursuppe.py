@@ -9,7 +9,7 @@ import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from contest_orders import order, server_config, stop
+from contest_orders import LineClient, order, server_config, stop
 
 from gamehall.bots.ursuppe.wire import UrWireBot
 from gamehall.contest.hall_side import contest_hall, report_of, room_title
@@ -73,5 +73,28 @@ async def test_an_entrant_that_never_answers_forfeits_by_timeout(tmp_path: Path)
         writer.close()
         assert report.seats[2].end.to_json() == {"result": "forfeit", "reason": "timeout"}
         assert report.seats[2].rank == 3
+        record = server.hall.store.load_room(report.room_id)
+        assert record is not None and report_of(record, game) == report
+
+
+async def test_an_entrant_that_keeps_sending_refused_lines_forfeits_by_rule_violation(tmp_path: Path) -> None:
+    async with running_server(server_config(tmp_path), listen={"urserver": 0}) as server:
+        port = server.ports["urserver"]
+        deadlines = Deadlines(soft_s=5.0, hard_s=5.0, connect_s=5.0, soft_strikes=100, max_errors=3)
+        seats = ("ada3", "bea3", "cid3")
+        game = order("ursuppe", "urserver", seats, config={"players": 3, **SHORT_GAME}, deadlines=deadlines)
+        playing = asyncio.create_task(contest_hall(server.hall).play(game))
+        await asyncio.sleep(0.05)
+        bots = [entrant(port, name, room_title(game), seed) for seed, name in enumerate(seats[:2])]
+        # WUERFELN is an answer to ZUG_BEWEGEN only: out of turn FEHLER 17, at ZUG_BEREIT FEHLER 30
+        clumsy = LineClient(
+            port, [f"TEILNEHMEN {room_title(game)}", "PASSWORT x", "NAME cid3"], repeat="WUERFELN"
+        )
+        clients = [asyncio.create_task(c.run()) for c in (*bots, clumsy)]
+        report = await asyncio.wait_for(playing, timeout=60)
+        await stop(clients)
+        cid = report.seats[2]
+        assert cid.end.to_json() == {"result": "forfeit", "reason": "rule_violation"}
+        assert cid.errors == 3
         record = server.hall.store.load_room(report.room_id)
         assert record is not None and report_of(record, game) == report

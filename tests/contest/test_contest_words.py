@@ -74,3 +74,34 @@ async def test_an_entrant_that_never_moves_forfeits_by_timeout(tmp_path: Path) -
         assert ends[1] == {"result": "forfeit", "reason": "timeout"}
         record = server.hall.store.load_room(report.room_id)
         assert record is not None and report_of(record, game) == report
+
+
+async def test_an_entrant_that_keeps_sending_impossible_moves_forfeits_by_rule_violation(
+    tmp_path: Path,
+) -> None:
+    async with running_server(server_config(tmp_path), listen={"jduplicate": 0}) as server:
+        port = server.ports["jduplicate"]
+        game = order("words", "jduplicate", ("wes3", "zoe3"), config=FAST_WORDS, deadlines=DEADLINES)
+        playing = asyncio.create_task(contest_hall(server.hall).play(game))
+        await asyncio.sleep(0.05)
+        bot = entrant(port, game, "wes3", m.Version.V02, 1)
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        codec = JDuplicateCodec(m.Version.V02, side=Side.CLIENT)
+        hello = WordsWirePlayer("zoe3", m.Version.V02).hello()
+        writer.write(b"".join(codec.encode(message) for message in hello))
+        impossible = m.Moves((m.Tile(1, "A", "Q"), m.Tile(2, "A", "Q"), m.Tile(3, "A", "Q")))
+
+        async def nag() -> None:
+            while True:
+                await asyncio.sleep(0.1)
+                writer.write(codec.encode(impossible))
+
+        clients = [asyncio.create_task(bot.run()), asyncio.create_task(nag())]
+        report = await asyncio.wait_for(playing, timeout=60)
+        await stop(clients)
+        writer.close()
+        zoe = report.seats[1]
+        assert zoe.end.to_json() == {"result": "forfeit", "reason": "rule_violation"}
+        assert zoe.errors == 3
+        record = server.hall.store.load_room(report.room_id)
+        assert record is not None and report_of(record, game) == report

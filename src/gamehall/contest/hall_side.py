@@ -298,9 +298,9 @@ class Referee:
                     self._notes.append((seat, {"contest": NOTE_SOFT_TIMEOUT}))
         self._review_soon()
 
-    def refused(self, seat: Seat, error: RuleError) -> None:
+    def refused(self, seat: Seat, code: str) -> None:
         self._errors[seat] = self._errors.get(seat, 0) + 1
-        self._notes.append((seat, {"contest": NOTE_ERROR, "code": error.code}))
+        self._notes.append((seat, {"contest": NOTE_ERROR, "code": code}))
         self._review_soon()
 
     def changed(self) -> None:

@@ -619,6 +619,12 @@ class Session:
         self._check()
         self._hall.room(room_id).act(self._user.name, action)
 
+    def refused(self, room_id: str, code: str) -> None:
+        """See :meth:`gamehall.protocols._core.Session.refused`."""
+        room = self._hall.directory.get(room_id)
+        if room is not None:
+            room.refused(self._user.name, code)
+
     def rename(self, room_id: str, new_name: str) -> None:
         self._check()
         check_name(new_name)

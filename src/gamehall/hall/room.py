@@ -78,8 +78,9 @@ class Referee(Protocol):
     def after_input(self, kind: str, seat: Seat | None) -> None:
         """An input was accepted and logged (``act``, ``timeout``, ``leave``, ...)."""
 
-    def refused(self, seat: Seat, error: RuleError) -> None:
-        """The engine refused ``seat``'s action (nothing changed)."""
+    def refused(self, seat: Seat, code: str) -> None:
+        """``seat``'s action was refused (``code``): by the engine, or by its protocol before
+        it reached the engine (:meth:`Room.refused`)."""
 
     def changed(self) -> None:
         """Membership may have changed (a seat retaken, a connection dropped)."""
@@ -363,7 +364,7 @@ class Room:
             self._input("act", seat, data, lambda: self.state.apply(seat, action))
         except RuleError as exc:
             if self.referee is not None:
-                self.referee.refused(seat, exc)
+                self.referee.refused(seat, exc.code)
             raise
         finally:
             if (len(self.members), self.state.started, self.state.finished) != before:
@@ -419,6 +420,13 @@ class Room:
                 listener.ended(self.room_id, CloseReason.KICKED, text)
         finally:
             self._changed()
+
+    def refused(self, name: str, code: str) -> None:
+        """``name``'s protocol refused a game input of theirs before it became an action (a
+        move out of turn, a malformed move): only a contest's referee counts it."""
+        member = self.member(name)
+        if self.referee is not None and member is not None and member.seat is not None:
+            self.referee.refused(member.seat, code)
 
     def release_timers(self) -> None:
         """Arm the game's timers held back by :attr:`timers_held`."""

@@ -400,6 +400,13 @@ class Session(Protocol):
 
     def act(self, room_id: str, action: Action) -> None: ...
 
+    def refused(self, room_id: str, code: str) -> None:
+        """Tell the hall that this protocol refused a game input of this user before it became
+        an action (a move out of turn, a malformed move; ``code`` names why, for the log). The
+        engine's own refusals are counted already: a contest ends a seat's game after too
+        many refusals of either kind (docs/contest.md)."""
+        ...
+
     def rename(self, room_id: str, new_name: str) -> None: ...
 
     def kick(self, room_id: str, seat: Seat) -> None:
