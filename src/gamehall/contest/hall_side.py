@@ -406,9 +406,8 @@ class Referee:
 
     def _connect_over(self) -> None:
         self._connect = None
-        for seat in self._logins:
-            if seat not in self._arrived:
-                self._forfeit(seat, ForfeitReason.DISCONNECTED, "You did not take your seat in time.")
+        absent = [seat for seat in self._logins if seat not in self._arrived]
+        self._forfeit_all(absent, ForfeitReason.DISCONNECTED, "You did not take your seat in time.")
         self._review()
 
     def _away_over(self, seat: Seat) -> None:
@@ -439,17 +438,20 @@ class Referee:
         self._clock.call_later(0.0, now)
 
     def _forfeit(self, seat: Seat, reason: ForfeitReason, text: str) -> None:
-        if seat in self._forfeited or self.room.closed:
+        self._forfeit_all([seat], reason, text)
+
+    def _forfeit_all(self, seats: list[Seat], reason: ForfeitReason, text: str) -> None:
+        """End these seats' game at once (see :meth:`Room.forfeit`)."""
+        seats = [seat for seat in seats if seat not in self._forfeited]
+        if not seats or self.room.closed:
             return
-        self._forfeited.add(seat)
-        self._stop_clock(seat)
-        login = self._logins[seat]
-        try:
-            self.room.forfeit(login, reason, text)
-        except HallError:  # released meanwhile (the game let it go): already typed
-            return
+        for seat in seats:
+            self._forfeited.add(seat)
+            self._stop_clock(seat)
+        logins = [self._logins[seat] for seat in seats]
         order = self.order
-        log.info("contest %s game %d: %s forfeits (%s)", order.contest_id, order.number, login, reason.value)
+        log.info("contest %s game %d: %s forfeit (%s)", order.contest_id, order.number, logins, reason.value)
+        self.room.forfeit(logins, reason, text)
 
 
 # ------------------------------------------------------------------------------ reports

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -407,17 +407,26 @@ class Room:
         self._log_n += 1
         self._store.append(self.room_id, LogEntry(self._log_n, "note", seat, dict(data), self._wall_time()))
 
-    def forfeit(self, name: str, why: ForfeitReason, text: str) -> None:
-        """End ``name``'s game now with ``why`` (a contest deadline or limit): the seat is
-        released, its connection told, and the release is logged with its reason."""
+    def forfeit(self, names: Sequence[str], why: ForfeitReason, text: str) -> None:
+        """End the game of each of ``names`` now with ``why`` (a contest deadline or limit):
+        every seat is typed first, so that a game that ends with the first release (too few
+        players left) still records each of them; then each seat still in play is released,
+        its connection told, and the release logged with its reason. Names holding no seat
+        here are skipped."""
         try:
-            member = self.member(name)
-            if member is None or member.seat is None:
-                raise HallError("not_in_room", f"{name} holds no seat in this room.")
-            listener = member.listener
-            self._release(member, Trigger.LEAVE, why)
-            if listener is not None:
-                listener.ended(self.room_id, CloseReason.KICKED, text)
+            members = [
+                m for m in (self.member(name) for name in names) if m is not None and m.seat is not None
+            ]
+            if self.state.started and not self.state.finished:
+                for member in members:
+                    self._note_forfeit(member.seat, why)  # type: ignore[arg-type]
+            for member in members:
+                if self.closed or self.member(member.name) is not member:
+                    continue
+                listener = member.listener
+                self._release(member, Trigger.LEAVE, why)
+                if listener is not None:
+                    listener.ended(self.room_id, CloseReason.KICKED, text)
         finally:
             self._changed()
 
