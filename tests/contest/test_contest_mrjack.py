@@ -97,6 +97,8 @@ async def test_a_stranger_cannot_take_a_reserved_seat_and_a_missing_entrant_forf
         with pytest.raises(HallError) as refused:
             server.hall.login("stranger", RecordingListener(), protocol="web").join(room_id)
         assert refused.value.code == "seat_reserved"
+        with pytest.raises(HallError):
+            server.hall.add_bots(room_id, 1)  # nor may a hall bot
         watcher = server.hall.login("watcher", RecordingListener(), protocol="web")
         watcher.spectate(room_id)  # watching is fine
         # a stranger over the wire lands at a table of its own, not at the contest's

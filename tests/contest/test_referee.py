@@ -150,3 +150,18 @@ async def test_strangers_cannot_sit_spectators_may_watch_and_absent_entrants_for
     assert {(s.end.to_json()["reason"], s.rank) for s in report.seats} == {("disconnected", 1)}
     record = hall.store.load_room(report.room_id)
     assert record is not None and report_of(record, game) == report
+
+
+async def test_no_move_clock_runs_before_every_entrant_is_at_the_table() -> None:
+    hall = new_hall()
+    deadlines = Deadlines(soft_s=0.2, hard_s=0.2, connect_s=2.0)
+    game = order("mrjack", "mrjack", ("early5", "late5"), deadlines=deadlines)
+    playing, room = await started(hall, game)
+    entrant(hall, room, "early5", "mrjack")
+    await asyncio.sleep(0.6)  # three hard deadlines long: nobody's clock runs yet
+    assert not playing.done() and room.forfeits == {} and room.timers() == []
+    entrant(hall, room, "late5", "mrjack")
+    to_move = next(iter(room.state.to_move().seats))
+    report = await asyncio.wait_for(playing, timeout=5)  # now it runs: nobody moves
+    assert report.seats[to_move].end.to_json() == {"result": "forfeit", "reason": "timeout"}
+    assert report.seats[1 - to_move].end.to_json() == {"result": "normal"}
