@@ -165,3 +165,15 @@ async def test_no_move_clock_runs_before_every_entrant_is_at_the_table() -> None
     report = await asyncio.wait_for(playing, timeout=5)  # now it runs: nobody moves
     assert report.seats[to_move].end.to_json() == {"result": "forfeit", "reason": "timeout"}
     assert report.seats[1 - to_move].end.to_json() == {"result": "normal"}
+
+
+async def test_a_game_the_runner_gives_up_is_closed_as_aborted() -> None:
+    hall = new_hall()
+    game = order("mrjack", "mrjack", ("a6", "b6"))
+    playing, room = await started(hall, game)
+    playing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await playing
+    assert room.closed
+    record = hall.store.load_room(room.room_id)
+    assert record is not None and report_of(record, game).termination == "aborted"

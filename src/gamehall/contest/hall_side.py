@@ -107,6 +107,9 @@ class HallSide:
             self._referees[key] = referee
         try:
             await referee.start()
+        except asyncio.CancelledError:
+            referee.abandon()  # the runner gave the game up: nobody wins it
+            raise
         finally:
             for key in keys:
                 if self._referees.get(key) is referee:
@@ -392,6 +395,13 @@ class Referee:
         clock = self._clocks.pop(seat, None)
         if clock is not None:
             clock.hard.cancel()
+
+    def abandon(self) -> None:
+        """Close the room now as ``aborted`` (the runner stopped waiting for it)."""
+        room = self.room
+        if not room.closed:
+            result = abandoned_to_bots_result(self._logins, room.forfeits)
+            room.close(CloseReason.ABORTED, "aborted", result=result)
 
     def _end_if_nobody_plays(self) -> None:
         """A game every entrant forfeited has nobody left to end it (some games play on with
