@@ -1,49 +1,47 @@
-"""The contest board: what the runner publishes is what the lobby and the contest page read
-over HTTP, and only the organiser (proven by their browser session's token) can stop it."""
+"""The hall side's contest board is the one the browser reads: what the runner publishes
+through ``contest_hall(hall)`` is served at ``/api/contests``, a game being played is listed
+by its reserved room, and the organiser's stop reaches the runner."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import aiohttp
-from contest_orders import server_config
+from contest_orders import order, server_config
 from recording_listener import RecordingListener
 
 from gamehall.contest.hall_side import contest_hall
+from gamehall.contest.ports import Deadlines
+from gamehall.rules._core import ForfeitReason
 from gamehall.server.app import running_server
 
 
-async def test_a_published_contest_is_listed_shown_and_stopped_by_its_organiser_only(tmp_path: Path) -> None:
-    async with running_server(server_config(tmp_path), listen={"web": 0}) as server:
+async def test_the_runner_s_contest_is_served_with_its_game_in_play_and_stopped_by_its_organiser(
+    tmp_path: Path,
+) -> None:
+    async with running_server(server_config(tmp_path), listen={"web": 0, "mrjack": 0}) as server:
         side = contest_hall(server.hall)
+        assert server.contests is server.hall.contests
         side.open_contest("cup", "The Cup", "mrjack", "olga")
-        side.publish("cup", {"state": "running", "played": 1, "total": 4, "failures": 0, "standings": []})
+        side.publish("cup", {"state": "running", "format": "round-robin", "played": 0, "total": 2})
+        game = order("mrjack", "mrjack", ("a1", "b1"), deadlines=Deadlines(soft_s=5, hard_s=5, connect_s=5))
+        playing = asyncio.create_task(side.play(game))
+        await asyncio.sleep(0.05)
         organiser = server.hall.login("olga", RecordingListener(), protocol="web")
-        other = server.hall.login("mallory", RecordingListener(), protocol="web")
         base = f"http://127.0.0.1:{server.ports['web']}/api/contests"
         async with aiohttp.ClientSession() as http:
             async with http.get(base) as response:
-                listed = await response.json()
-            assert listed == [
-                {"id": "cup", "title": "The Cup", "game": "mrjack", "organiser": "olga", "state": "running",
-                 "played": 1, "total": 4, "failures": 0, "stop_requested": False}
-            ]  # fmt: skip
+                (listed,) = await response.json()
+            assert (listed["id"], listed["state"], listed["total"]) == ("cup", "running", 2)
             async with http.get(f"{base}/cup") as response:
                 page = await response.json()
-            assert page["standings"] == [] and page["total"] == 4
-            async with http.get(f"{base}/nope") as response:
-                assert response.status == 404
-            stop = f"{base}/cup/stop"
-            async with http.post(stop, json={"name": "mallory", "token": other.token}) as response:
-                assert response.status == 403
-            assert not side.stop_requested("cup")
-            async with http.post(stop, json={"name": "olga", "token": "guessed"}) as response:
-                assert response.status == 403
-            async with http.post(stop, json={"name": "olga", "token": organiser.token}) as response:
+            assert page["rooms_playing"] == [{"number": 1, "room_id": server.hall.rooms("mrjack")[0].room_id}]
+            headers = {"Authorization": f"Bearer {organiser.token}"}
+            async with http.post(f"{base}/cup/stop", headers=headers) as response:
                 assert response.status == 200
-            assert side.stop_requested("cup")
-            side.close_contest("cup", {"state": "stopped", "played": 2, "total": 4})
-            side.publish("cup", {"state": "running"})  # too late: the final snapshot stays
-            async with http.get(f"{base}/cup") as response:
-                page = await response.json()
-            assert page["state"] == "stopped" and page["played"] == 2
+        assert side.stop_requested("cup")
+        side.forfeit("cup", "a1", ForfeitReason.PROCESS_VIOLATION)
+        side.forfeit("cup", "b1", ForfeitReason.PROCESS_VIOLATION)
+        report = await asyncio.wait_for(playing, timeout=5)
+        assert report.termination == "aborted"

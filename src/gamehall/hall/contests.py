@@ -1,11 +1,20 @@
-"""The contests a hall shows: an in-memory board of each contest's latest snapshot.
+"""The contests a hall shows: an in-memory board of each contest's latest snapshot (issue 14).
 
-The contest runner (``gamehall contest run``) plays its games on a hall and publishes its
-progress here through :mod:`gamehall.contest.hall_side`; the browser's lobby and the
-``/contest/ID`` page read it (``GET /api/contests``, ``GET /api/contests/ID``, docs/contest.md).
-Only the contest's organiser may ask it to stop: the runner polls :meth:`ContestBoard.stop_requested`
-between games. The board lives in memory: the runner's own output directory is the record
-that survives (standings, logs), so a restart forgets the board, never a result.
+The contest runner plays its games on a hall and tells it about a contest through
+:class:`~gamehall.contest.ports.ContestHall` (:mod:`gamehall.contest.hall_side`); four of its
+methods are bookkeeping, and this board is that bookkeeping: the latest snapshot of each
+contest (for ``/api/contests``, the lobby and ``/contest/ID``), who organised it, and whether
+the organiser asked to stop it (the runner polls :meth:`ContestBoard.stop_requested` between
+games). The HTTP side reads it only through :class:`gamehall.server.contests.ContestReader`
+(``all``, ``get``, ``request_stop``; a contest's ``organiser``, ``state`` and ``page()``).
+
+Snapshots are copied as plain JSON when published, so the runner may keep changing its own
+dicts and a value that is not JSON fails in the runner's ``publish`` (where the bug is), never
+later in a browser's request. The board's own fields (id, title, game, organiser, state,
+``stop_requested``) are put over the snapshot's, so a snapshot cannot contradict them.
+Finished contests are kept (their pages show the final standings), up to :data:`KEPT_OVER`,
+the oldest dropped first. The board lives in memory: the runner's output directory is the
+record that survives a restart.
 """
 
 from __future__ import annotations
@@ -13,18 +22,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import orjson
+
 from gamehall.protocols._core import HallError
 from gamehall.rules._core import JSON
 
 RUNNING = "running"
 FINISHED = "finished"
 STOPPED = "stopped"
+KEPT_OVER = 50
+"""Contests that ended, kept for their pages (running contests are always kept)."""
 
 
 @dataclass(slots=True)
 class Contest:
-    """One contest as the hall shows it. ``snapshot`` is the runner's latest (see
-    :class:`gamehall.contest.ports.ContestHall` for its shape)."""
+    """One contest as the hall shows it; ``snapshot`` is the runner's latest."""
 
     contest_id: str
     title: str
@@ -34,43 +46,43 @@ class Contest:
     stop: bool = False
     closed: bool = False
 
+    @property
+    def state(self) -> str:
+        """``running`` | ``finished`` | ``stopped``: the snapshot's, else from ``closed``."""
+        state = self.snapshot.get("state")
+        if state in (RUNNING, FINISHED, STOPPED):
+            return str(state)
+        return FINISHED if self.closed else RUNNING
+
     def summary(self) -> dict[str, JSON]:
-        """The lobby's line for this contest (``GET /api/contests``)."""
-        snap = self.snapshot
+        """The board's own fields, put over the snapshot's in :meth:`page`."""
+        snapshot = self.snapshot
         return {
             "id": self.contest_id,
             "title": self.title,
             "game": self.game,
             "organiser": self.organiser,
             "state": self.state,
-            "played": snap.get("played", 0),
-            "total": snap.get("total", 0),
-            "failures": snap.get("failures", 0),
+            "played": snapshot.get("played", 0),
+            "total": snapshot.get("total", 0),
+            "failures": snapshot.get("failures", 0),
             "stop_requested": self.stop,
         }
 
-    @property
-    def state(self) -> str:
-        state = self.snapshot.get("state")
-        if isinstance(state, str) and state in (RUNNING, FINISHED, STOPPED):
-            return state
-        return FINISHED if self.closed else RUNNING
-
     def page(self) -> dict[str, JSON]:
-        """Everything the contest page shows (``GET /api/contests/ID``): the latest snapshot,
-        with the board's own fields on top so they cannot be contradicted by it."""
+        """Everything the contest page shows: the snapshot with the board's fields on top."""
         return {**self.snapshot, **self.summary()}
 
 
+@dataclass(slots=True)
 class ContestBoard:
-    """The hall's contests, by id, in the order they were opened."""
+    """The contests of this process, by id, in the order they were opened."""
 
-    def __init__(self) -> None:
-        self._contests: dict[str, Contest] = {}
+    kept_over: int = KEPT_OVER
+    _contests: dict[str, Contest] = field(default_factory=dict)
 
     def open(self, contest_id: str, title: str, game: str, organiser: str) -> Contest:
-        """Show a new contest (running, nothing played yet). Opening an id again replaces it
-        (the same contest run again)."""
+        """Show a new contest (running, nothing played yet); an id opened again is replaced."""
         contest = Contest(contest_id, title, game, organiser, {"state": RUNNING})
         self._contests.pop(contest_id, None)
         self._contests[contest_id] = contest
@@ -83,21 +95,31 @@ class ContestBoard:
         return list(self._contests.values())
 
     def publish(self, contest_id: str, snapshot: Mapping[str, JSON]) -> None:
-        """Keep ``snapshot`` as the contest's latest (an unknown contest is ignored: the page
-        of a contest the hall never opened has nothing to show it with)."""
+        """Keep ``snapshot`` as the contest's latest (see ``ContestHall`` for its fields). An
+        unknown or closed contest is left alone.
+
+        Raises:
+            TypeError: the snapshot is not JSON (orjson's ``JSONEncodeError`` is a TypeError).
+        """
         contest = self._contests.get(contest_id)
         if contest is not None and not contest.closed:
-            contest.snapshot = dict(snapshot)
+            contest.snapshot = _plain(snapshot)
 
     def close(self, contest_id: str, snapshot: Mapping[str, JSON]) -> None:
-        """The contest is over: keep its final snapshot for its page."""
+        """The contest is over: keep its final snapshot; forget the oldest ended contests
+        beyond ``kept_over``."""
         contest = self._contests.get(contest_id)
-        if contest is not None:
-            contest.snapshot = dict(snapshot)
-            contest.closed = True
+        if contest is None:
+            return
+        contest.snapshot = _plain(snapshot)
+        contest.closed = True
+        ended = [key for key, each in self._contests.items() if each.closed]
+        for key in ended[: max(0, len(ended) - self.kept_over)]:
+            del self._contests[key]
 
     def request_stop(self, contest_id: str, name: str) -> None:
-        """``name`` asks the contest to stop after the games under way.
+        """``name`` asks the contest to stop after the games under way (the runner polls
+        :meth:`stop_requested` between games). The caller has checked who ``name`` is.
 
         Raises:
             HallError: ``no_such_contest``; ``not_organiser`` for anyone but its organiser.
@@ -112,3 +134,9 @@ class ContestBoard:
     def stop_requested(self, contest_id: str) -> bool:
         contest = self._contests.get(contest_id)
         return contest is not None and contest.stop
+
+
+def _plain(snapshot: Mapping[str, JSON]) -> dict[str, JSON]:
+    """A private plain-JSON copy of ``snapshot``."""
+    copied = orjson.loads(orjson.dumps(dict(snapshot)))
+    return dict(copied)

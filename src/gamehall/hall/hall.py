@@ -117,11 +117,13 @@ class Hall:
         bot_seater: Callable[[Hall, str, int, str], list[str]] | None = None,
         bot_driver: BotDriverHook | None = None,
         bot_takeover: bool | None = None,
+        contests: ContestBoard | None = None,
     ) -> None:
         """``bot_seater`` seats new in-hall bots; ``bot_driver`` puts a bot on a held seat
         (a restored bot's, or one a bot takes over). ``bot_takeover`` is every new room's
         default for taking over seats whose player did not come back (default: on, except
-        in tournament mode)."""
+        in tournament mode). ``contests`` is the board of the contests this hall shows (the
+        server's, which its HTTP side reads; a new one by default)."""
         self.game_types: dict[str, GameType] = dict(games)
         self.store = store
         self.clock = clock
@@ -139,7 +141,7 @@ class Hall:
         self.chat_memory = ChatMemory()
         self._bot_driver = bot_driver
         self.bot_takeover = (not tournament) if bot_takeover is None else bot_takeover
-        self.contests = ContestBoard()
+        self.contests = contests if contests is not None else ContestBoard()
         """The contests this hall shows (lobby, ``/contest/ID``): see :mod:`gamehall.hall.contests`."""
 
     # ---------------------------------------------------------------- HallPort
@@ -615,9 +617,9 @@ class Session:
         self._operator_room(room_id, "add bots")
         return self._hall.add_bots(room_id, count, policy)
 
-    def act(self, room_id: str, action: Action) -> None:
+    def act(self, room_id: str, action: Action, *, seq: int | None = None) -> None:
         self._check()
-        self._hall.room(room_id).act(self._user.name, action)
+        self._hall.room(room_id).act(self._user.name, action, seq=seq)
 
     def refused(self, room_id: str, code: str) -> None:
         """See :meth:`gamehall.protocols._core.Session.refused`."""

@@ -262,8 +262,9 @@ class HallError(Exception):
     ``wrong_password``, ``room_full``, ``game_in_progress``, ``not_in_room``,
     ``already_in_room``, ``seat_taken_over`` (a bot took the held seat over),
     ``not_operator``, ``no_open_room``, ``config`` (bad settings),
-    ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``, ``seat_reserved`` (a
-    contest room's seats are its entrants'), ``no_such_contest``, ``not_organiser``.
+    ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``, ``stale`` (an action
+    decided on a state the room has moved past, :mod:`gamehall.hall.stale`), ``seat_reserved``
+    (a contest room's seats are its entrants'), ``no_such_contest``, ``not_organiser``.
     """
 
     def __init__(self, code: str, reason: str, **detail: Any) -> None:
@@ -398,7 +399,12 @@ class Session(Protocol):
         """Start the room's game early. The room's operator only (``not_operator``)."""
         ...
 
-    def act(self, room_id: str, action: Action) -> None: ...
+    def act(self, room_id: str, action: Action, *, seq: int | None = None) -> None:
+        """Play ``action``. ``seq``: the room sequence number of the state the player decided
+        on, for protocols that carry one (the web protocol); the room refuses the action with
+        ``HallError("stale")`` when it has since moved that seat's turn
+        (:mod:`gamehall.hall.stale`)."""
+        ...
 
     def refused(self, room_id: str, code: str) -> None:
         """Tell the hall that this protocol refused a game input of this user before it became

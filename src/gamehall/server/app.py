@@ -41,12 +41,13 @@ from gamehall.bots.hall_bots import add_bots, drive_seat
 from gamehall.config import ServerConfig
 from gamehall.games import GAMES, game_types
 from gamehall.hall import Hall
+from gamehall.hall.contests import ContestBoard
 from gamehall.protocols._core import Dialogue, Wire
 from gamehall.protocols.web.dialogue import WebDialogue
 from gamehall.server.clock import LoopClock
 from gamehall.server.collector import Collector
 from gamehall.server.connection import connection_factory
-from gamehall.server.contest_api import ContestApi
+from gamehall.server.contests import ContestApi, session_check
 from gamehall.server.dictionaries import DictionaryPreparation
 from gamehall.server.host import HostConsole
 from gamehall.server.limits import ConnectionLimits
@@ -134,6 +135,10 @@ class Server:
         self._kdf_executor = ThreadPoolExecutor(KDF_WORKERS, thread_name_prefix="gamehall-kdf")
         """Runs offloaded password hashes (:meth:`TcpConnection.offload`)."""
         self._preparation: asyncio.Task[list[str]] | None = None
+        self.contests = ContestBoard()
+        """The contests this process shows (``/api/contests``, ``/contest/ID``, the lobby):
+        the hall's own board (``hall.contests``), kept up to date by the hall side's
+        ``ContestHall`` (:mod:`gamehall.contest.hall_side`)."""
 
     @property
     def hall(self) -> Hall:
@@ -160,6 +165,7 @@ class Server:
             tournament=config.tournament,
             bot_seater=add_bots,
             bot_driver=drive_seat,
+            contests=self.contests,
         )
         self._hall = hall
         restored = hall.restore()
@@ -244,7 +250,12 @@ class Server:
             executor=self._kdf_executor,
             games=hall.game_types,
             host=HostConsole(hall, self.metrics, self.tracker, self.config.operator_token),
-            contests=ContestApi(hall),
+            contests=ContestApi(
+                self.contests,
+                session_check(hall),
+                hall.rooms,
+                {game_id: game_type.title for game_id, game_type in hall.game_types.items()},
+            ),
         )
         self._web, port = await start_web(build_web_app(context), self.config.bind, self.plan[WEB])
         self.ports[WEB] = port
