@@ -121,13 +121,11 @@ SEATS = {
 
 
 @pytest.mark.parametrize("game_id", sorted(SEATS))
-async def test_strangers_cannot_sit_spectators_may_watch_and_absent_entrants_forfeit(
-    game_id: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_strangers_cannot_sit_spectators_may_watch_and_absent_entrants_forfeit(game_id: str) -> None:
     protocol, seats = SEATS[game_id]
     accounts = MemoryAccounts()
-    monkeypatch.setattr("gamehall.protocols.cg.dialogue.ACCOUNTS", accounts)
     hall = new_hall()
+    contest_hall(hall, accounts=lambda: accounts)
     for login in seats:
         contest_hall(hall).register_account(protocol, login, "secret")
     game = order(game_id, protocol, seats, deadlines=Deadlines(soft_s=1.0, hard_s=1.0, connect_s=0.3))

@@ -58,11 +58,15 @@ def room_title(order: GameOrder) -> str:
     return stem + suffix
 
 
-def contest_hall(hall: Hall) -> HallSide:
-    """The contest side of ``hall`` (one per hall: every contest it runs shares it)."""
+def contest_hall(hall: Hall, *, accounts: Callable[[], Accounts] | None = None) -> HallSide:
+    """The contest side of ``hall`` (one per hall: every contest it runs shares it).
+    ``accounts`` opens the server's protocol accounts (cg entrants play under theirs); the
+    server hands it in when it builds the hall, so later callers pass the hall alone."""
     side = _sides.get(hall)
     if side is None:
         side = _sides[hall] = HallSide(hall)
+    if accounts is not None:
+        side.accounts = accounts
     return side
 
 
@@ -74,6 +78,8 @@ class HallSide:
 
     def __init__(self, hall: Hall) -> None:
         self.hall = hall
+        self.accounts: Callable[[], Accounts] | None = None
+        """Opens the server's cg accounts (``None``: this hall serves no cg entrants)."""
         self._referees: dict[tuple[str, str], Referee] = {}  # (contest id, login lower) -> its game
 
     # ---------------------------------------------------------------- the contest board
@@ -136,7 +142,7 @@ class HallSide:
         """
         if protocol != "cg":
             return
-        accounts = _cg_accounts()
+        accounts = self._cg_accounts()
         if accounts.find(login) is None and accounts.create(login, password) is None:
             raise HallError("no_account", f"No cg account could be made for {login}.")
 
@@ -146,7 +152,7 @@ class HallSide:
             user = hall.user(login)
             if user is not None and (user.listener is not None or user.rooms):
                 raise HallError("name_in_use", f"{login} is playing already.")
-        cg_uuids = _cg_uuids(order.seats) if order.protocol == "cg" else None
+        cg_uuids = _cg_uuids(self._cg_accounts(), order.seats) if order.protocol == "cg" else None
         settings = {**order.config, BOT_TAKEOVER: False}
         room = hall.create_room(
             order.game,
@@ -179,31 +185,27 @@ class HallSide:
             hall.restored_owner(login, room.room_id, None, order.protocol)
         return room
 
+    def _cg_accounts(self) -> Accounts:
+        """The server's cg accounts.
+
+        Raises:
+            HallError: ``no_account`` when this hall was given none (no cg service).
+        """
+        if self.accounts is None:
+            raise HallError("no_account", "This server has no cg accounts.")
+        return self.accounts()
+
 
 # ------------------------------------------------------------------------------ cg
 
 
-def _cg_accounts() -> Accounts:
-    """The cg accounts the server handed to the cg dialogue (set when the cg port listens).
-
-    Raises:
-        HallError: ``no_account`` when this server has no cg accounts.
-    """
-    from gamehall.protocols.cg import dialogue
-
-    if dialogue.ACCOUNTS is None:
-        raise HallError("no_account", "This server has no cg accounts (the cg port is off).")
-    return dialogue.ACCOUNTS
-
-
-def _cg_uuids(logins: tuple[str, ...]) -> list[str]:
+def _cg_uuids(accounts: Accounts, logins: tuple[str, ...]) -> list[str]:
     """The account uuid of each cg entrant, in seat order.
 
     Raises:
         HallError: ``no_account`` naming an entrant without an account (register it first:
             :meth:`HallSide.register_account`).
     """
-    accounts = _cg_accounts()
     uuids = []
     for login in logins:
         account = accounts.find(login)
