@@ -36,8 +36,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import gamehall.hall.room as room_module
 from gamehall.hall import FakeClock, Hall
-from gamehall.hall import room as room_module
 from gamehall.hall.room import Room
 from gamehall.protocols.aah import dialogue as aah_dialogue
 from gamehall.protocols.aah.codec import Frame, encode_frame
@@ -64,7 +64,7 @@ def record_game(steps: int = 400, seed: int = 1) -> Recording:
     """The events of an 8-seat AAH game from its start, played with random legal actions."""
     config = dict(GAME_TYPE.schema.defaults())
     config["playermax"] = SEATS
-    game = GAME_TYPE.new_game(config, seed)
+    game: Any = GAME_TYPE.new_game(config, seed)  # the AAH table: legal_actions() too
     for seat in range(SEATS):
         game.seat_join(f"p{seat}")
     rng = random.Random(seed)
@@ -164,21 +164,23 @@ def encode_once(enabled: bool) -> Iterator[None]:
 def counting_renders() -> Iterator[list[int]]:
     """Count the calls of the two renderers this benchmark's dialogues use."""
     count = [0]
-    real_frames, real_json = aah_dialogue.table_frames, web_dialogue.event_json
+    renderers = [(aah_dialogue, "table_frames"), (web_dialogue, "event_json")]
+    originals = [getattr(module, name) for module, name in renderers]
 
-    def frames(*args: Any) -> Any:
-        count[0] += 1
-        return real_frames(*args)
+    def counting(real: Callable[..., Any]) -> Callable[..., Any]:
+        def render(*args: Any) -> Any:
+            count[0] += 1
+            return real(*args)
 
-    def event_json(*args: Any) -> Any:
-        count[0] += 1
-        return real_json(*args)
+        return render
 
-    aah_dialogue.table_frames, web_dialogue.event_json = frames, event_json  # type: ignore[assignment]
+    for (module, name), real in zip(renderers, originals, strict=True):
+        setattr(module, name, counting(real))
     try:
         yield count
     finally:
-        aah_dialogue.table_frames, web_dialogue.event_json = real_frames, real_json  # type: ignore[assignment]
+        for (module, name), real in zip(renderers, originals, strict=True):
+            setattr(module, name, real)
 
 
 @dataclass

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from gamehall.hall import room as room_module
+import gamehall.hall.room as room_module
 
 
 def count_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[tuple[Any, ...]]:
