@@ -77,3 +77,34 @@ def test_hands_stay_private_the_bytes_are_those_of_one_rendering_per_seat(
     alice_cards = {f.args[0] for f in with_cache[0] if f.command == "WHTE"}
     carol_cards = {f.args[0] for f in with_cache[2] if f.command == "WHTE"}
     assert alice_cards and carol_cards and not alice_cards & carol_cards
+
+
+def test_the_render_key_holds_everything_the_frames_read_of_the_seat() -> None:
+    """Over every event of a whole 8-seat game (and the seat changes), seats with equal
+    :func:`render_key` get equal frames: sharing a rendering can never show one seat what
+    another one's frames say."""
+    import random
+
+    from gamehall.protocols.aah.frames import render_key, table_frames
+    from gamehall.rules._core import SeatJoined, SeatLeft, SeatRenamed
+    from gamehall.rules.aah import GAME_TYPE
+
+    config = {**GAME_TYPE.schema.defaults(), "playermax": 8}
+    game = GAME_TYPE.new_game(config, 5)
+    events = [event for seat in range(8) for event in game.seat_join(f"p{seat}")[1]]
+    rng = random.Random(5)
+    for _ in range(300):
+        seats = sorted(game.to_move().seats)
+        if seats:
+            events += game.apply(seats[0], rng.choice(list(game.legal_actions(seats[0]))))  # type: ignore[attr-defined]
+        elif timers := game.pending_timers():
+            events += game.on_timeout(timers[0].key)
+    events += [SeatLeft(seat=3, name="p3"), SeatRenamed(seat=2, old="p2", new="q2")]
+    events.append(SeatJoined(seat=3, name="r3"))
+    for event in events:
+        readers = [seat for seat in (*range(8), None) if event.visible_to(seat)]
+        by_key: dict[object, list[object]] = {}
+        for seat in readers:
+            by_key.setdefault(render_key(event, seat), []).append(table_frames(event, seat))
+        for rendered in by_key.values():
+            assert all(frames == rendered[0] for frames in rendered), event

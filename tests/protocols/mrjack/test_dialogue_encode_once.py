@@ -97,3 +97,27 @@ def test_with_or_without_the_cache_every_connection_reads_the_same_and_jack_stay
     assert play() == shared
     assert len(jack_told) == 1 and jack_told[0][1] == "jack"  # rendered for Mr. Jack alone
     assert not [line for lines in shared[1:] for line in lines if line.startswith("jack(")]
+
+
+def test_the_render_key_holds_everything_the_lines_read_of_the_connection() -> None:
+    """For chat from either player or from a browser, and every event of a random game:
+    connections with equal :func:`render_key` get equal lines."""
+    from gamehall.protocols.mrjack.messages import event_terms, render_key
+    from gamehall.rules.mrjack import GAME_TYPE
+
+    game = GAME_TYPE.new_game(GAME_TYPE.schema.defaults(), 2)
+    events = [*game.seat_join("jack")[1], *game.seat_join("det")[1]]  # two seats: it starts
+    events += [ChatSaid(sender=name, text="hi") for name in ("jack", "det", "webby")]
+    rng = random.Random(2)
+    while game.outcome() is None and (seats := game.to_move().seats):
+        (seat,) = seats
+        events += game.apply(seat, rng.choice(game.legal_actions(seat)))  # type: ignore[attr-defined]
+    assert any(isinstance(event, Jack) for event in events) and game.outcome() is not None
+    readers = [("jack", False), ("det", False), ("first", True), ("second", True)]
+    for event in events:
+        by_key: dict[object, list[object]] = {}
+        for name, watching in readers:
+            lines = event_terms(event, name, watching)
+            by_key.setdefault(render_key(event, name, watching), []).append(lines)
+        for rendered in by_key.values():
+            assert all(lines == rendered[0] for lines in rendered), event
