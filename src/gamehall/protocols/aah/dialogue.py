@@ -443,10 +443,11 @@ class AahDialogue:
 
     def send(self, message: Frame) -> None:
         """One whole frame in one write; nothing once the connection is lost."""
-        self._send_encoded(self._encode((message,)))
+        self._send_all((message,))
 
     def _send_all(self, frames: Sequence[Frame]) -> None:
-        self._send_encoded(self._encode(frames))
+        if not self._lost:
+            self._send_encoded(self._encode(frames))
 
     def _encode(self, frames: Sequence[Frame]) -> tuple[bytes, ...]:
         """The bytes of each frame that can be sent. A frame that cannot (an empty first
