@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
-from gamehall.rules._core import JSON, Action, Event, GameType, Seat
+from gamehall.rules._core import JSON, Action, Event, GameType, Outcome, Seat, ToMove
 
 # --------------------------------------------------------------------------------------------
 # Codecs
@@ -375,6 +375,38 @@ class LobbyWatcher(Protocol):
         ...
 
 
+class GamePort(Protocol):
+    """A room's game as a connection may read it: what it shows, never a way to change it.
+
+    Every change goes through :meth:`Session.act` (or the hall's own seat calls), which logs,
+    numbers and delivers it; a dialogue that held the engine itself could change the game
+    behind the room's back. ``view`` is the one place that decides what a seat may know
+    (``None``: a spectator). A protocol that needs more than this reads its own game's port
+    (cg: :class:`gamehall.protocols.cg.table.DoppelkopfPort`), still without any way to write.
+    """
+
+    @property
+    def started(self) -> bool: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    def view(self, seat: Seat | None) -> dict[str, JSON]: ...
+
+    def to_move(self) -> ToMove: ...
+
+    def outcome(self) -> Outcome | None: ...
+
+    def seat_names(self) -> Mapping[Seat, str]:
+        """Every seat taken (present or held), by seat number."""
+        ...
+
+    def resync(self, seat: Seat) -> list[Event]:
+        """Events (for ``seat`` alone) that bring a returning connection up to date; changes
+        nothing (:meth:`gamehall.rules._core.Game.resync`)."""
+        ...
+
+
 class RoomPort(Protocol):
     """One room, as a connection seated in it (or watching it) sees it."""
 
@@ -382,8 +414,8 @@ class RoomPort(Protocol):
     def room_id(self) -> str: ...
 
     @property
-    def game(self) -> Any:
-        """The engine state (read only for the dialogue: use ``view`` for anything shown)."""
+    def game(self) -> GamePort:
+        """The room's game, read only (:class:`GamePort`)."""
         ...
 
     @property
@@ -541,6 +573,12 @@ class HallPort(Protocol):
     @property
     def game_types(self) -> Mapping[str, GameType]:
         """The games this hall hosts (their settings schemas and action codecs)."""
+        ...
+
+    @property
+    def tournament(self) -> bool:
+        """Whether the server runs in tournament mode (``--tournament``): protocols that have
+        one (UrServer, note 10) log each game for replay and close sockets at the end."""
         ...
 
     def password_work(

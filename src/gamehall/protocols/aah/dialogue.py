@@ -1,6 +1,6 @@
 """One legacy AAH connection: the 0.2.0 protocol's state machine over the hall (``specs/aah.md``).
 
-The server calls :func:`make_dialogue` for every accepted TCP connection and feeds it bytes;
+The server makes one dialogue (:mod:`.spec`) per accepted TCP connection and feeds it bytes;
 the dialogue answers through its :class:`~gamehall.protocols._core.Wire` and is the hall's
 :class:`~gamehall.protocols._core.Listener` for the user once the join is accepted.
 
@@ -98,11 +98,6 @@ class State(enum.Enum):
     HANDSHAKE = "handshake"
     SEATED = "seated"
     CLOSING = "closing"
-
-
-def make_dialogue(hall: HallPort, wire: Wire, clock: Clock) -> AahDialogue:
-    """The dialogue of one accepted legacy connection (looked up by ``gamehall.server.app``)."""
-    return AahDialogue(hall, wire, clock)
 
 
 class AahDialogue:
@@ -542,4 +537,4 @@ class AahDialogue:
             log.warning("AAH %s (%s): logout failed: %s", self._wire.peer, self.nick, exc)
 
 
-__all__ = ["END_GRACE_S", "IDLE_TIMEOUT_S", "META_GRACE_S", "AahDialogue", "State", "make_dialogue"]
+__all__ = ["END_GRACE_S", "IDLE_TIMEOUT_S", "MAX_FLUSH_BYTES", "META_GRACE_S", "AahDialogue", "State"]

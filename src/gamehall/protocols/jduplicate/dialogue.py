@@ -1,6 +1,6 @@
 """One JDuplicate connection: login, the hall, games, and the rules of the wire (note §2.5, §4).
 
-The server calls :func:`make_dialogue` for every accepted TCP connection on the JDuplicate port
+The server makes one :class:`JdDialogue` (:mod:`.spec`) per accepted TCP connection on the port
 and feeds it bytes. The dialogue decodes frames (:class:`~.codec.JDuplicateCodec`: the first
 frame picks 0.2 or 1.0), answers through its :class:`~gamehall.protocols._core.Wire`, and is
 the hall's :class:`~gamehall.protocols._core.Listener` for its user.
@@ -51,7 +51,6 @@ from gamehall.protocols._core import (
     UNLIMITED,
     Cancellable,
     ChatSaid,
-    Clock,
     CloseReason,
     Delivery,
     HallError,
@@ -71,7 +70,7 @@ from gamehall.protocols.jduplicate.lobby import (
     WELCOME_TEXT,
     JdGame,
     JdLobby,
-    lobby_of,
+    JdServices,
 )
 from gamehall.protocols.jduplicate.outbound import predef_games, table_messages
 from gamehall.protocols.jduplicate.refusals import Refusal, check_player_name, reason_text
@@ -98,27 +97,21 @@ class State(enum.Enum):
     CLOSED = "closed"
 
 
-def make_dialogue(hall: HallPort, wire: Wire, clock: Clock) -> JdDialogue:
-    """The dialogue of one accepted JDuplicate connection (looked up by the server)."""
-    return JdDialogue(hall, wire, clock)
-
-
 class JdDialogue:
     """The JDuplicate protocol for one TCP connection (see the module docstring)."""
 
     def __init__(
         self,
-        hall: HallPort,
+        services: JdServices,
         wire: Wire,
-        clock: Clock,
         *,
         idle_s: float = IDLE_S,
         login_s: float = LOGIN_S,
     ) -> None:
-        self.hall = hall
+        self.hall: HallPort = services.hall
         self.wire = wire
-        self.clock = clock
-        self.lobby: JdLobby = lobby_of(hall, clock)
+        self.clock = clock = services.clock
+        self.lobby: JdLobby = services.lobby
         self.codec = JDuplicateCodec()
         self.state = State.IDENTIFYING
         self.session: Session | None = None

@@ -1,7 +1,7 @@
 """One Mr. Jack connection: the term protocol's state machine over the hall (``mrjack-newyork.md``).
 
-The server calls :func:`make_dialogue` for every accepted TCP connection and feeds it bytes;
-the dialogue answers through its :class:`~gamehall.protocols._core.Wire` in the server's wire
+The server makes one :class:`MrJackDialogue` (:mod:`.spec`) per accepted TCP connection and feeds
+it bytes; the dialogue answers through its :class:`~gamehall.protocols._core.Wire` in the server's wire
 style (``prolog`` by default, or ``plain``; note 2.2) and is the hall's
 :class:`~gamehall.protocols._core.Listener` once the user has a nick.
 
@@ -42,7 +42,6 @@ from typing import Final
 from gamehall.protocols._core import (
     NEED_DATA,
     UNLIMITED,
-    Clock,
     CloseReason,
     Delivery,
     HallError,
@@ -79,11 +78,6 @@ class State(enum.Enum):
     CLOSED = "closed"
 
 
-def make_dialogue(hall: HallPort, wire: Wire, clock: Clock) -> MrJackDialogue:
-    """The dialogue of one accepted connection (looked up by ``gamehall.server.app``)."""
-    return MrJackDialogue(hall, wire, clock)
-
-
 def _style_option(hall: HallPort) -> Style:
     value = seating.server_option(hall, "wire_style", Style.PROLOG.value)
     try:
@@ -98,21 +92,21 @@ class MrJackDialogue:
 
     def __init__(
         self,
-        hall: HallPort,
+        services: seating.MrJackServices,
         wire: Wire,
-        clock: Clock,
         *,
         style: Style | None = None,
         max_games: int | None = None,
         max_line: int = MAX_LINE_BYTES,
     ) -> None:
+        hall = services.hall
         self._hall = hall
         self._wire = wire
-        self._clock = clock
+        self._clock = services.clock
         self.style = style if style is not None else _style_option(hall)
         self._max_games = max_games
         self._codec = TermCodec(self.style, max_line=max_line)
-        self._roster = seating.roster_of(hall)
+        self._roster = services.roster
         self.state = State.CONNECTED
         self.nick: str | None = None
         self.room_id: str | None = None
@@ -475,4 +469,4 @@ _HANDLERS: Final[dict[tuple[str, int], _Handler]] = {
 }
 """(functor, arity) -> handler. Functors compare case-insensitively (note 2.3 rule 3)."""
 
-__all__ = ["IDLE_TIMEOUT_S", "NICK_PATTERN", "MrJackDialogue", "State", "make_dialogue", "shown", "value_of"]
+__all__ = ["IDLE_TIMEOUT_S", "NICK_PATTERN", "MrJackDialogue", "State", "shown", "value_of"]

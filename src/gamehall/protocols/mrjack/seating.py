@@ -8,17 +8,19 @@ password the legacy client cannot send); with none, a new game with the hall's d
 created, unless ``max_games`` games exist. ``init(zuschauer)`` watches the oldest game.
 
 ``ison`` lists every nick logged in over this protocol, in login order. The hall keeps no such
-list, so :class:`Roster` keeps one per hall (the seed's server hosted Mr. Jack only).
+list, so :class:`Roster` keeps one per server (the seed's server hosted Mr. Jack only), in the
+:class:`MrJackServices` every connection of that server shares.
 """
 
 from __future__ import annotations
 
 import logging
-import weakref
 from collections.abc import Mapping
-from typing import Any, Final
+from dataclasses import dataclass, field
+from typing import Final
 
-from gamehall.protocols._core import HallError, HallPort, RoomInfo, Session
+from gamehall.protocols._core import Clock, HallError, HallPort, RoomInfo, Session
+from gamehall.protocols._spec import ServerResources
 from gamehall.rules._core import JSON, ConfigError, RuleError, Seat
 from gamehall.rules.mrjack.actions import Init
 
@@ -35,7 +37,7 @@ class NoSeat(Exception):
 
 
 class Roster:
-    """The nicks logged in over this protocol on one hall, in login order."""
+    """The nicks logged in over this protocol on one server, in login order."""
 
     def __init__(self) -> None:
         self._nicks: dict[str, str] = {}  # lower-case -> as written, insertion = login order
@@ -50,15 +52,17 @@ class Roster:
         return list(self._nicks.values())
 
 
-_ROSTERS: weakref.WeakKeyDictionary[Any, Roster] = weakref.WeakKeyDictionary()
+@dataclass(frozen=True, slots=True)
+class MrJackServices:
+    """What the Mr. Jack connections of one server share: the hall, the clock, the roster."""
 
+    hall: HallPort
+    clock: Clock
+    roster: Roster = field(default_factory=Roster)
 
-def roster_of(hall: HallPort) -> Roster:
-    """The :class:`Roster` of ``hall`` (one per hall object)."""
-    roster = _ROSTERS.get(hall)
-    if roster is None:
-        roster = _ROSTERS[hall] = Roster()
-    return roster
+    @classmethod
+    def of(cls, resources: ServerResources) -> MrJackServices:
+        return cls(resources.hall, resources.clock)
 
 
 def server_option(hall: HallPort, key: str, default: JSON) -> JSON:
@@ -150,12 +154,12 @@ def held_game(session: Session) -> tuple[str, str] | None:
 __all__ = [
     "DEFAULT_MAX_GAMES",
     "GAME",
+    "MrJackServices",
     "NoSeat",
     "Roster",
     "held_game",
     "max_games",
     "oldest_game",
-    "roster_of",
     "seat",
     "server_option",
     "waiting_games",

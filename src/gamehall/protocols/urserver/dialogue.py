@@ -1,6 +1,6 @@
 """One UrServer connection: the 1.13 protocol's state machine over the hall (note 4-9).
 
-The server calls :func:`make_dialogue` for every accepted TCP connection and feeds it bytes;
+The server makes one dialogue (:mod:`.spec`) per accepted TCP connection and feeds it bytes;
 the dialogue answers through its :class:`~gamehall.protocols._core.Wire`, and once it sits in a
 game it is the hall's :class:`~gamehall.protocols._core.Listener` for that connection.
 
@@ -40,7 +40,6 @@ from gamehall.protocols._core import (
     UNLIMITED,
     Cancellable,
     ChatSaid,
-    Clock,
     CloseReason,
     Delivery,
     HallError,
@@ -55,7 +54,7 @@ from gamehall.protocols._text import one_line
 from gamehall.protocols.urserver import render, sequences, tournament
 from gamehall.protocols.urserver.codec import UrCodec
 from gamehall.protocols.urserver.commands import Fehler
-from gamehall.protocols.urserver.lobby import UrGame, lobby_of, output_charset
+from gamehall.protocols.urserver.lobby import UrGame, UrServices
 from gamehall.protocols.urserver.play import GameInput
 from gamehall.protocols.urserver.texts import VERSION, fehler_line
 from gamehall.rules._core import Event, SeatAway, SeatJoined, SeatLeft
@@ -81,30 +80,24 @@ class State(enum.Enum):
     CLOSED = "closed"
 
 
-def make_dialogue(hall: HallPort, wire: Wire, clock: Clock) -> UrDialogue:
-    """The dialogue of one accepted UrServer connection (looked up by ``gamehall.server.app``),
-    writing in the charset the operator chose."""
-    return UrDialogue(hall, wire, clock, encoding=output_charset(hall))
-
-
 class UrDialogue:
     """The UrServer protocol for one TCP connection (see the module docstring)."""
 
     def __init__(
         self,
-        hall: HallPort,
+        services: UrServices,
         wire: Wire,
-        clock: Clock,
         *,
         encoding: str = "utf-8",
         end_linger_s: float = END_LINGER_S,
         tournament: bool | None = None,
     ) -> None:
-        self.hall = hall
+        hall = services.hall
+        self.hall: HallPort = hall
         self.wire = wire
-        self.clock = clock
-        self.lobby = lobby_of(hall, clock)
-        self.tournament = bool(getattr(hall, "tournament", False)) if tournament is None else tournament
+        self.clock = services.clock
+        self.lobby = services.lobby
+        self.tournament = hall.tournament if tournament is None else tournament
         self._codec = UrCodec(encoding=encoding)
         self._end_linger_s = end_linger_s
         self.state = State.LOBBY

@@ -85,7 +85,7 @@ from gamehall.rules.doppelkopf.resume import apply_resume, carry_over, parse_res
 from gamehall.rules.doppelkopf.session import abort_round, finish_round, punish, void_round
 from gamehall.rules.doppelkopf.settings import check_config, effective_rules
 from gamehall.rules.doppelkopf.state import BuckState, RoundState, TableState, dump, load
-from gamehall.rules.doppelkopf.views import table_view
+from gamehall.rules.doppelkopf.views import CardPlace, card_places, table_view
 
 TERMINATIONS = {
     "end": Termination.NORMAL,
@@ -505,6 +505,10 @@ class DoppelkopfTable:
 
     def view(self, seat: Seat | None) -> dict[str, JSON]:
         return table_view(self.s, seat, self.to_move())
+
+    def card_places(self, seat: Seat | None) -> list[CardPlace]:
+        """Where every card of the deal lies, as ``seat`` may know it (:func:`.views.card_places`)."""
+        return card_places(self.s, seat)
 
 
 def new_game(config: Mapping[str, JSON], seed: int) -> DoppelkopfTable:
