@@ -51,6 +51,11 @@ server for seconds (docs/BENCHMARKS.md, AAH, "What limits the figures")."""
 
 DEFAULT_GRACE_S = 60.0
 
+ENCODE_ONCE = True
+"""Whether the listeners of one event share its renderings (:meth:`Delivery.rendered`: once
+per protocol and render key instead of once per listener; docs/architecture.md, "Encode
+once"). Only ``bench/bench_encode.py`` turns it off, to measure the old path in the same run."""
+
 
 @dataclass(slots=True)
 class Member:
@@ -510,9 +515,10 @@ class Room:
             delivery = Delivery(self._seq, event)
             self._history.append(delivery)
             changed = changed or not isinstance(event, ChatSaid)
+            shared = delivery.sharing_renders() if ENCODE_ONCE else delivery
             for member in list(self.members.values()):
                 if member.listener is not None and event.visible_to(member.seat):
-                    member.listener.deliver(self.room_id, delivery)
+                    member.listener.deliver(self.room_id, shared)
         if changed and self.on_change is not None:
             self.on_change(self)
 
