@@ -22,9 +22,7 @@ def test_joining_a_listed_game_lists_no_rooms(monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setattr(harness.hall, "rooms", counted)
     client = harness.join("ann", "soup1")
-    assert "SPIELERIN_AKZEPTIERT 0 ann" in client.lines() or any(
-        line.startswith("SPIELERIN_AKZEPTIERT") for line in client.lines()
-    )
+    assert any(line.startswith("SPIELERIN_AKZEPTIERT") for line in client.lines())
     assert scans == []
 
 
