@@ -120,6 +120,9 @@ class HallSide:
             for key in keys:
                 if self._referees.get(key) is referee:
                     del self._referees[key]
+        self.hall.flush()  # the room's last writes (its result) are committed before it is read
+        while not self.hall.outbox.idle:  # a store that commits in the background
+            await asyncio.sleep(0.01)
         record = self.hall.store.load_room(room.room_id)
         if record is None:  # the store lost the room: nothing to recompute from
             raise HallError("no_such_room", f"The store has no room {room.room_id}.")
