@@ -397,6 +397,18 @@ def read_gc_log(log_path: str, since: float, until: float) -> GcPauses:
     return GcPauses(full, longest, total)
 
 
+def longest_full_collection_ms(log_path: str, since: float, until: float) -> float:
+    """The longest generation-2 (full) collection of the gc log that ended between ``since``
+    and ``until`` (``perf_counter`` values), in milliseconds; 0.0 if none did."""
+    longest = 0.0
+    with contextlib.suppress(OSError), open(log_path, encoding="ascii") as log:
+        for line in log:
+            parts = line.split()
+            if len(parts) == 3 and parts[1] == "2" and since <= float(parts[0]) <= until:
+                longest = max(longest, float(parts[2]))
+    return longest
+
+
 BENCH_MAX_TABLES = 20_000
 """The ``aah.max_tables`` ceiling of a benchmark's server (the settings schema's is 1,000)."""
 

@@ -68,6 +68,7 @@ from _server_process import (
     ChildServer,
     echo_server,
     gamehall_server,
+    longest_full_collection_ms,
     machine_summary,
     pin,
     raise_nofile_limit,
@@ -242,22 +243,11 @@ async def play_games(server: ChildServer, plan: Plan, gc_log: str) -> GameResult
         gc_idle,
         gc_before,
         gc_after,
-        _longest_full_ms(gc_log, since, until),
+        longest_full_collection_ms(gc_log, since, until),
         pauses.full,
         load.refusals,
         ended,
     )
-
-
-def _longest_full_ms(log_path: str, since: float, until: float) -> float:
-    """The longest generation-2 collection of the gc log that ended in the window."""
-    longest = 0.0
-    with open(log_path, encoding="ascii") as log:
-        for line in log:
-            parts = line.split()
-            if len(parts) == 3 and parts[1] == "2" and since <= float(parts[0]) <= until:
-                longest = max(longest, float(parts[2]))
-    return longest
 
 
 # ---- the parts -------------------------------------------------------------------------------
