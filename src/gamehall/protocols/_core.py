@@ -310,7 +310,8 @@ class HallError(Exception):
     ``already_in_room``, ``seat_taken_over`` (a bot took the held seat over),
     ``not_operator``, ``no_open_room``, ``config`` (bad settings),
     ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``, ``stale`` (an action
-    decided on a state the room has moved past, :mod:`gamehall.hall.stale`).
+    decided on a state the room has moved past, :mod:`gamehall.hall.stale`), ``seat_reserved``
+    (a contest room's seats are its entrants'), ``no_such_contest``, ``not_organiser``.
     """
 
     def __init__(self, code: str, reason: str, **detail: Any) -> None:
@@ -484,6 +485,13 @@ class Session(Protocol):
         (:mod:`gamehall.hall.stale`)."""
         ...
 
+    def refused(self, room_id: str, code: str) -> None:
+        """Tell the hall that this protocol refused a game input of this user before it became
+        an action (a move out of turn, a malformed move; ``code`` names why, for the log). The
+        engine's own refusals are counted already: a contest ends a seat's game after too
+        many refusals of either kind (docs/contest.md)."""
+        ...
+
     def rename(self, room_id: str, new_name: str) -> None: ...
 
     def kick(self, room_id: str, seat: Seat) -> None:
@@ -566,6 +574,11 @@ class HallPort(Protocol):
 
     def room_count(self, game: str | None = None) -> int:
         """How many rooms (of ``game``, or all) the hall holds, without listing them."""
+        ...
+
+    def room_info(self, room_id: str) -> RoomInfo | None:
+        """One room as the lobby sees it, found by id (``None`` when the hall no longer has
+        it). Use it instead of searching :meth:`rooms` for an id."""
         ...
 
     def game_defaults(self, game: str) -> Mapping[str, JSON]: ...

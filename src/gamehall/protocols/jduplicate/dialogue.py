@@ -480,8 +480,8 @@ def held_room(hall: HallPort, name: str) -> str | None:
     under that name resume the hall user without a secret (this protocol has none; the name
     owns the seat)."""
     key = name.casefold()
-    for info in hall.rooms(requests.GAME_ID):
-        if info.finished:
+    for info in hall.seats_of(name):  # the hall's name index, not every room
+        if info.game != requests.GAME_ID or info.finished:
             continue
         if any(info.seats.get(seat, "").casefold() == key for seat in info.away):
             return info.room_id

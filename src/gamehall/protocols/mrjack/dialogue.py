@@ -267,7 +267,7 @@ class MrJackDialogue:
             return
         limit = self._max_games if self._max_games is not None else seating.max_games(self._hall)
         try:
-            self._join(lambda: seating.seat(session, role, limit), role)
+            self._join(lambda: seating.seat(self._hall, session, role, limit), role)
         except seating.NoSeat:
             self.send(err(texts.role_taken(role)))
 
@@ -289,7 +289,7 @@ class MrJackDialogue:
             replay()
 
     def _watch(self, session: Session) -> None:
-        info = seating.oldest_game(session)
+        info = seating.oldest_game(self._hall)
         if info is None:
             self.send(err(texts.NO_GAME))
             return

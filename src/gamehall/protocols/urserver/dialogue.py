@@ -410,7 +410,7 @@ class UrDialogue:
         if self.session is not None:
             with contextlib.suppress(HallError):
                 return self.session.room(room_id).info()
-        return next((info for info in self.hall.rooms("ursuppe") if info.room_id == room_id), None)
+        return self.hall.room_info(room_id)
 
     def status_block(self, game: UrGame, view: Any = None) -> list[str]:
         shown = game.table.view(None) if view is None else view
