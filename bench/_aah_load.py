@@ -41,17 +41,24 @@ JOIN_RETRIES = 3
 JOINS_IN_FLIGHT = 24
 """Joins under way at once: enough to keep the server busy, few enough that none waits past
 the server's 1.5 s ``META`` grace behind the others."""
+JOIN_BUDGET_S = 30.0
+JOIN_BUDGET_PER_SEAT_S = 0.02
+"""A step's joins stop being started after ``JOIN_BUDGET_S`` plus this per seat (50 joins per
+second): a saturated server answers joins slowly, and the bench must end anyway; how many
+tables were seated is then part of the result (:attr:`Load.full_tables`)."""
 
 
 class Table:
     """What the seats of one table share: when each round's picks were complete and when the
     czar judged, by round number (every seat counts ``RSTR`` from the game's start)."""
 
-    __slots__ = ("czpk_at", "picks_at")
+    __slots__ = ("czpk_at", "picks_at", "seats")
 
     def __init__(self) -> None:
         self.picks_at: dict[int, float] = {}
         self.czpk_at: dict[int, float] = {}
+        self.seats = 0
+        """Seats of this load that were seated here (3 for a full table)."""
 
     def picked(self, round_number: int, at: float) -> None:
         if at > self.picks_at.get(round_number, 0.0):
@@ -143,6 +150,7 @@ class Seat(asyncio.Protocol):
     def _on_clnf(self, frame: bytes, now: float) -> None:
         first = frame[4:].split(NUL, 1)[0]  # the table's first seat names the table
         self.table = self.load.tables.setdefault(first, Table())
+        self.table.seats += 1
 
     # -- playing -------------------------------------------------------------------------
 
@@ -241,14 +249,18 @@ class Load:
         self._named = 0
 
     async def seat(self, count: int) -> float:
-        """Join ``count`` more seats (refused ones are retried with a new name); returns the
-        seconds it took. Three seats fill a table, in the server's placement order."""
+        """Join ``count`` more seats (refused ones are retried with a new name), starting no
+        join after the budget (:data:`JOIN_BUDGET_S`); returns the seconds it took. Three
+        seats fill a table, in the server's placement order."""
         began = time.perf_counter()
+        deadline = began + JOIN_BUDGET_S + JOIN_BUDGET_PER_SEAT_S * count
         gate = asyncio.Semaphore(JOINS_IN_FLIGHT)
 
         async def one() -> None:
             for _ in range(JOIN_RETRIES + 1):
                 async with gate:
+                    if time.perf_counter() > deadline:
+                        return
                     if await self._join_once():
                         return
 
@@ -284,6 +296,11 @@ class Load:
         """Stop recording and hand over what the window holds."""
         self.recording = False
         return self.window
+
+    @property
+    def full_tables(self) -> int:
+        """Tables whose three seats are all this load's (the ones that play)."""
+        return sum(1 for table in self.tables.values() if table.seats >= 3)
 
     @property
     def ended_seats(self) -> int:
