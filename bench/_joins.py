@@ -8,6 +8,9 @@ Measured from outside the server:
 
 - **memory per seat**: ``VmRSS`` after the seats (and one settle second) minus before, over
   the seats joined: the hall user, session, seat, a third of a table and the connection;
+- **tracked objects per seat**: the same growth in objects the cyclic collector tracks (what a
+  full collection walks, frozen or not), read through the server's ``SIGUSR1`` probe
+  (``_server_process.read_tracked_objects``) when it runs with a gc log;
 - **joins per second with N tables open**: ``timed`` more bots joined after the N tables
   exist, in batches of 12 as the games part does (a batch waits for every ``ACKN``), and the
   server CPU they cost (``/proc``), so *joins per server CPU-second* is the capacity figure
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 
 from _aah_clients import join_all
 from _idle import _close_all, _settled_rss
-from _server_process import ChildServer, cpu_seconds
+from _server_process import ChildServer, cpu_seconds, read_tracked_objects
 from bench_echo_baseline import _new_loop
 
 JOIN_BATCH = 12
@@ -37,6 +40,7 @@ class JoinRow:
     seats: int
     fill_s: float
     bytes_per_seat: float
+    objects_per_seat: float
     timed: int
     timed_s: float
     timed_cpu_s: float
@@ -52,9 +56,14 @@ class JoinRow:
 
 
 def join_run(
-    start: Callable[[], AbstractContextManager[ChildServer]], tables: int, timed: int, what: str
+    start: Callable[[], AbstractContextManager[ChildServer]],
+    tables: int,
+    timed: int,
+    what: str,
+    gc_log: str | None = None,
 ) -> JoinRow:
-    """Fill ``tables`` 3-seat lobby tables, then time ``timed`` more joins (see the module)."""
+    """Fill ``tables`` 3-seat lobby tables, then time ``timed`` more joins (see the module).
+    ``gc_log``: the server's gc log (it was started with one), for its tracked objects."""
     loop = _new_loop()
     holding: list[object] = []
     problems: list[str] = []
@@ -70,11 +79,13 @@ def join_run(
     try:
         with start() as server:
             loop.run_until_complete(join([f"w{n}" for n in range(SEATS * 4)]))  # imports, first tables
+            objects_before = read_tracked_objects(server, gc_log) if gc_log else 0
             before = _settled_rss(server.pid)
             began = time.perf_counter()
             seated = loop.run_until_complete(join([f"j{n}" for n in range(SEATS * tables)]))
             fill_s = time.perf_counter() - began
             after = _settled_rss(server.pid)
+            objects_after = read_tracked_objects(server, gc_log) if gc_log else 0
             cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
             extra = loop.run_until_complete(join([f"t{n}" for n in range(timed)]))
             timed_s, timed_cpu = time.perf_counter() - t0, cpu_seconds(server.pid) - cpu0
@@ -84,12 +95,13 @@ def join_run(
     for problem in problems[:3]:
         print(f"  ! {what}: {problem}")
     per_seat = (after - before) / seated if seated else 0.0
-    return JoinRow(what, seated, fill_s, per_seat, extra, timed_s, timed_cpu, len(problems))
+    objects = (objects_after - objects_before) / seated if seated else 0.0
+    return JoinRow(what, seated, fill_s, per_seat, objects, extra, timed_s, timed_cpu, len(problems))
 
 
 def format_join_rows(rows: list[JoinRow], tables: int) -> str:
     header = (
-        f"{'server':<28} {'seats':>6} {'fill s':>7} {'B/seat':>7} {'joins':>6} {'joins/s':>8} "
+        f"{'server':<28} {'seats':>6} {'fill s':>7} {'B/seat':>7} {'obj/seat':>8} {'joins':>6} {'joins/s':>8} "
         f"{'joins/CPU-s':>11} {'refused':>7}"
     )
     lines = [
@@ -100,7 +112,7 @@ def format_join_rows(rows: list[JoinRow], tables: int) -> str:
     ]
     for row in rows:
         lines.append(
-            f"{row.what:<28} {row.seats:>6} {row.fill_s:>7.1f} {row.bytes_per_seat:>7.0f} {row.timed:>6} "
+            f"{row.what:<28} {row.seats:>6} {row.fill_s:>7.1f} {row.bytes_per_seat:>7.0f} {row.objects_per_seat:>8.1f} {row.timed:>6} "
             f"{row.joins_per_s:>8.0f} {row.joins_per_cpu_s:>11.0f} {row.problems:>7}"
         )
     return "\n".join(lines)

@@ -458,10 +458,12 @@ def run_joins_part(args: argparse.Namespace) -> None:
         settle = wait_for_quiet(QUIET_WAIT_S[0])
         print(f"  ({what}: machine busy {settle:.0%} of a core outside this bench before the run)")
 
-        def start(src: str | None = src) -> Any:
-            return gamehall_server(LOBBY, core=core, environ=server_environ(src))
+        gc_log = str(Path(tempfile.mkdtemp(prefix="gamehall-bench-gc-")) / "gc.log")
 
-        rows.append(join_run(start, tables, args.join_timed, what))
+        def start(src: str | None = src, gc_log: str = gc_log) -> Any:
+            return gamehall_server(LOBBY, core=core, environ=server_environ(src), gc_log=gc_log)
+
+        rows.append(join_run(start, tables, args.join_timed, what, gc_log))
     print(format_join_rows(rows, tables))
     print()
 

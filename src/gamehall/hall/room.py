@@ -9,7 +9,6 @@ sees it, and replaying the log (:meth:`Room.replay`) rebuilds the room exactly.
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -44,10 +43,16 @@ from gamehall.store.base import LogEntry, Store
 log = logging.getLogger(__name__)
 
 HISTORY_LIMIT = 512
-"""How many recent events a room keeps for resume ("send me what I missed since n"); older
-gaps get a fresh view instead. Kept small because every kept event is a live object: with
+"""How many recent events a room keeps at least for resume ("send me what I missed since n");
+older gaps get a fresh view instead. Kept small because every kept event is a live object: with
 4,096 per room, 1,000 AAH tables held millions and full garbage collections stalled the
 server for seconds (docs/BENCHMARKS.md, AAH, "What limits the figures")."""
+
+HISTORY_TRIM = 64
+"""The history is a plain list trimmed back to :data:`HISTORY_LIMIT` once it holds this many
+more (each append costs O(1) amortized). A ``deque(maxlen=...)`` would trim exactly, but even
+empty it holds a 64-slot block: 624 bytes per room, most of a lobby table's history (issue 12
+item 4)."""
 
 DEFAULT_GRACE_S = 60.0
 
@@ -112,10 +117,10 @@ class Room:
         self.members: dict[str, Member] = {}  # by lower-case user name
         self._seq = 0
         self._log_n = 0
-        self._history: deque[Delivery] = deque(maxlen=HISTORY_LIMIT)
+        self._history: list[Delivery] = []  # the last HISTORY_LIMIT or more, see _remember
         self._timers: dict[str, tuple[Cancellable, float]] = {}  # key -> (handle, deadline)
         self._graces: dict[Seat, Cancellable] = {}
-        self._replayed_away: set[Seat] = set()  # seats the log left held, for resume_after_restart
+        self._replayed_away: frozenset[Seat] = frozenset()  # seats the log left held (resume_after_restart)
         self._arrivals = 0
         self._restored_deadlines: dict[str, float] = {}  # timer key -> wall deadline, after replay
         self._bot_driver = bot_driver
@@ -431,13 +436,20 @@ class Room:
         for event in events:
             self._seq += 1
             delivery = Delivery(self._seq, event)
-            self._history.append(delivery)
+            self._remember(delivery)
             changed = changed or not isinstance(event, ChatSaid)
             for member in list(self.members.values()):
                 if member.listener is not None and event.visible_to(member.seat):
                     member.listener.deliver(self.room_id, delivery)
         if changed and self.on_change is not None:
             self.on_change(self)
+
+    def _remember(self, delivery: Delivery) -> None:
+        """Keep ``delivery`` for :meth:`deliveries_since` (see :data:`HISTORY_TRIM`)."""
+        history = self._history
+        history.append(delivery)
+        if len(history) >= HISTORY_LIMIT + HISTORY_TRIM:
+            del history[:-HISTORY_LIMIT]
 
     def _tell_view_watchers(self) -> None:
         for member in list(self.members.values()):
@@ -714,13 +726,13 @@ class Room:
         if seat is None:
             raise ValueError(f"room {self.room_id}: log entry {entry.n} ({entry.kind}) has no seat")
         if entry.kind == "away":
-            self._replayed_away.add(seat)
+            self._replayed_away |= {seat}
             return self.state.seat_away(seat)
         if entry.kind == "back":
-            self._replayed_away.discard(seat)
+            self._replayed_away -= {seat}
             return self.state.seat_back(seat)
         if entry.kind == "leave":
-            self._replayed_away.discard(seat)
+            self._replayed_away -= {seat}
             return self.state.seat_leave(seat)
         if entry.kind == "rename":
             return self.state.seat_rename(seat, str(data["name"]))
