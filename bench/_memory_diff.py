@@ -39,8 +39,8 @@ def main() -> None:
     ChildServer.wait_listening.__defaults__ = (300.0,)  # start-up under tracemalloc is slow
     log_path = str(Path(tempfile.mkdtemp(prefix="gamehall-memdiff-")) / "gc.log")
     environ = {"PYTHONTRACEMALLOC": str(args.frames)}
-    if args.src:
-        environ["PYTHONPATH"] = str(Path(args.src).resolve())
+    this_src = Path(__file__).resolve().parent.parent / "src"
+    environ["PYTHONPATH"] = str(Path(args.src).resolve() if args.src else this_src)
     loop = _new_loop()
     holding: list[object] = []
 

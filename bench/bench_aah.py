@@ -435,11 +435,16 @@ def run_idle_part(args: argparse.Namespace) -> None:
 # ---- joins with many tables open, memory per seat ----------------------------------------------
 
 
+THIS_SRC = Path(__file__).resolve().parent.parent / "src"
+"""This tree's sources: "this tree" runs them, not whatever copy the venv has installed (a
+worktree's venv may point at another checkout)."""
+
+
 def server_environ(src: str | None) -> dict[str, str]:
-    """The server limits, and ``PYTHONPATH`` to run the server from another source tree."""
+    """The server limits, and ``PYTHONPATH`` to run the server from ``src`` (another source
+    tree) or from this tree."""
     environ = dict(SERVER_LIMITS)
-    if src:
-        environ["PYTHONPATH"] = str(Path(src).resolve())
+    environ["PYTHONPATH"] = str(Path(src).resolve() if src else THIS_SRC)
     return environ
 
 
