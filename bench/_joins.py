@@ -101,8 +101,8 @@ def join_run(
 
 def format_join_rows(rows: list[JoinRow], tables: int) -> str:
     header = (
-        f"{'server':<28} {'seats':>6} {'fill s':>7} {'B/seat':>7} {'obj/seat':>8} {'joins':>6} {'joins/s':>8} "
-        f"{'joins/CPU-s':>11} {'refused':>7}"
+        f"{'server':<28} {'seats':>6} {'fill s':>7} {'B/seat':>7} {'obj/seat':>8} {'joins':>6} "
+        f"{'joins/s':>8} {'joins/CPU-s':>11} {'refused':>7}"
     )
     lines = [
         f"== joins with {tables} 3-seat lobby tables open, and RSS per joined seat "
@@ -112,8 +112,9 @@ def format_join_rows(rows: list[JoinRow], tables: int) -> str:
     ]
     for row in rows:
         lines.append(
-            f"{row.what:<28} {row.seats:>6} {row.fill_s:>7.1f} {row.bytes_per_seat:>7.0f} {row.objects_per_seat:>8.1f} {row.timed:>6} "
-            f"{row.joins_per_s:>8.0f} {row.joins_per_cpu_s:>11.0f} {row.problems:>7}"
+            f"{row.what:<28} {row.seats:>6} {row.fill_s:>7.1f} {row.bytes_per_seat:>7.0f} "
+            f"{row.objects_per_seat:>8.1f} {row.timed:>6} {row.joins_per_s:>8.0f} "
+            f"{row.joins_per_cpu_s:>11.0f} {row.problems:>7}"
         )
     return "\n".join(lines)
 

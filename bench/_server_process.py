@@ -401,6 +401,7 @@ def _log_tracked_objects(log: Any) -> None:
 def read_tracked_objects(server: ChildServer, log_path: str, timeout: float = 60.0) -> int:
     """Ask a server started with ``gc_log`` for its tracked-object count (``SIGUSR1``, see
     :func:`_log_tracked_objects`) and wait (bounded) for the answer."""
+
     def lines() -> list[str]:
         with contextlib.suppress(OSError), open(log_path, encoding="ascii") as log:
             return [line for line in log if line.startswith("objects ")]

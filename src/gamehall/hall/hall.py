@@ -364,9 +364,7 @@ class Hall:
         room.on_change = self.lobby.touched
         return room
 
-    def password_work(
-        self, password: str | None, room_id: str | None = None
-    ) -> Callable[[], None] | None:
+    def password_work(self, password: str | None, room_id: str | None = None) -> Callable[[], None] | None:
         """The slow part (scrypt) of a later ``create_room`` (``room_id`` None) or join/spectate
         of ``room_id`` with ``password``, as a closure a worker thread may run; ``None`` when
         there is nothing slow to do (no password, no such room, a room without password).
@@ -522,7 +520,7 @@ class Session:
     """One logged-in user's handle (implements :class:`gamehall.protocols._core.Session`).
     One per connection, hence ``__slots__``."""
 
-    __slots__ = ("_hall", "_user", "_token", "_listener", "_active")
+    __slots__ = ("_active", "_hall", "_listener", "_token", "_user")
 
     def __init__(self, hall: Hall, user: User, token: str, listener: Listener) -> None:
         self._hall = hall

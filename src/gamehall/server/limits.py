@@ -86,7 +86,7 @@ class TokenBucket:
     hence ``__slots__``.
     """
 
-    __slots__ = ("rate", "burst", "_tokens", "_last")
+    __slots__ = ("_last", "_tokens", "burst", "rate")
 
     def __init__(self, rate: float, burst: float, now: float) -> None:
         self.rate = rate
