@@ -33,6 +33,14 @@ JOIN_BATCH = 12
 SEATS = 3
 LOBBY = {"playermax": SEATS, "min_players": SEATS, "autostart_delay": 0, "max_tables": 1000}
 
+PLAYING = {**LOBBY, "autostart_delay": 1, "timeout": 60}
+"""``--join-playing``: full tables start (a 1 s countdown), deal ten cards a seat and wait in
+their first round's pick phase (60 s, the longest): a seat of a table in play, hand and all.
+The bots never play, so the reading is taken within that first minute."""
+
+PLAYING_WAIT_S = 5.0
+"""How long after the last join the playing tables get to start before RSS is read."""
+
 
 @dataclass(frozen=True, slots=True)
 class JoinRow:
@@ -61,9 +69,12 @@ def join_run(
     timed: int,
     what: str,
     gc_log: str | None = None,
+    *,
+    wait_s: float = 0.0,
 ) -> JoinRow:
     """Fill ``tables`` 3-seat lobby tables, then time ``timed`` more joins (see the module).
-    ``gc_log``: the server's gc log (it was started with one), for its tracked objects."""
+    ``gc_log``: the server's gc log (it was started with one), for its tracked objects;
+    ``wait_s``: seconds between the last join and the reading (tables starting)."""
     loop = _new_loop()
     holding: list[object] = []
     problems: list[str] = []
@@ -84,6 +95,7 @@ def join_run(
             began = time.perf_counter()
             seated = loop.run_until_complete(join([f"j{n}" for n in range(SEATS * tables)]))
             fill_s = time.perf_counter() - began
+            time.sleep(wait_s)
             after = _settled_rss(server.pid)
             objects_after = read_tracked_objects(server, gc_log) if gc_log else 0
             cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
@@ -99,13 +111,13 @@ def join_run(
     return JoinRow(what, seated, fill_s, per_seat, objects, extra, timed_s, timed_cpu, len(problems))
 
 
-def format_join_rows(rows: list[JoinRow], tables: int) -> str:
+def format_join_rows(rows: list[JoinRow], tables: int, kind: str = "lobby") -> str:
     header = (
         f"{'server':<28} {'seats':>6} {'fill s':>7} {'B/seat':>7} {'obj/seat':>8} {'joins':>6} "
         f"{'joins/s':>8} {'joins/CPU-s':>11} {'refused':>7}"
     )
     lines = [
-        f"== joins with {tables} 3-seat lobby tables open, and RSS per joined seat "
+        f"== joins with {tables} 3-seat {kind} tables open, and RSS per joined seat "
         "(targets: >= 1,000 joins/s, <= 6 KiB = 6144 B per seat)",
         header,
         "-" * len(header),
@@ -119,4 +131,4 @@ def format_join_rows(rows: list[JoinRow], tables: int) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["LOBBY", "JoinRow", "format_join_rows", "join_run"]
+__all__ = ["LOBBY", "PLAYING", "PLAYING_WAIT_S", "JoinRow", "format_join_rows", "join_run"]

@@ -7,7 +7,7 @@ probe writes a ``tracemalloc`` snapshot and its tracked objects by type; this pr
 growth per seat by source line and by type. ``tracemalloc`` itself costs memory and time, so
 the figures here say *where*, the joins part says *how much*::
 
-    .venv/bin/python bench/_memory_diff.py --tables 300 [--src /tmp/base/src] [--top 40]
+    .venv/bin/python bench/_memory_diff.py --tables 300 [--playing] [--src /tmp/base/src] [--top 40]
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import argparse
 import pickle
 import sys
 import tempfile
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _aah_clients import join_all
 from _idle import _close_all
-from _joins import LOBBY, SEATS
+from _joins import LOBBY, PLAYING, PLAYING_WAIT_S, SEATS
 from _server_process import ChildServer, gamehall_server, raise_nofile_limit, read_tracked_objects
 from bench_echo_baseline import _new_loop
 
@@ -34,6 +35,7 @@ def main() -> None:
     parser.add_argument("--src", default=None, help="run the server from this src/ tree")
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--frames", type=int, default=1, help="traceback frames per allocation")
+    parser.add_argument("--playing", action="store_true", help="the tables start (as --join-playing)")
     args = parser.parse_args()
     raise_nofile_limit()
     ChildServer.wait_listening.__defaults__ = (300.0,)  # start-up under tracemalloc is slow
@@ -49,10 +51,12 @@ def main() -> None:
         holding.extend(bots)
         return len(bots)
 
-    with gamehall_server(LOBBY, core=None, environ=environ, gc_log=log_path) as server:
+    settings = PLAYING if args.playing else LOBBY
+    with gamehall_server(settings, core=None, environ=environ, gc_log=log_path) as server:
         loop.run_until_complete(join([f"w{n}" for n in range(SEATS * 4)]))
         before = read_tracked_objects(server, log_path)
         seats = loop.run_until_complete(join([f"j{n}" for n in range(SEATS * args.tables)]))
+        time.sleep(PLAYING_WAIT_S if args.playing else 0.0)
         after = read_tracked_objects(server, log_path)
         loop.run_until_complete(_close_all(holding))
     loop.close()

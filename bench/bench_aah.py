@@ -451,7 +451,7 @@ def server_environ(src: str | None) -> dict[str, str]:
 def run_joins_part(args: argparse.Namespace) -> None:
     """Part 4: joins per second with ``--join-tables`` tables open, and RSS per joined seat,
     for this tree and (``--baseline-src``) a baseline tree in the same run."""
-    from _joins import LOBBY, format_join_rows, join_run
+    from _joins import LOBBY, PLAYING, PLAYING_WAIT_S, format_join_rows, join_run
 
     core = SERVER_CORE if args.pin else None
     tables = min(args.join_tables, MAX_TABLES - 10)
@@ -466,10 +466,12 @@ def run_joins_part(args: argparse.Namespace) -> None:
         gc_log = str(Path(tempfile.mkdtemp(prefix="gamehall-bench-gc-")) / "gc.log")
 
         def start(src: str | None = src, gc_log: str = gc_log) -> Any:
-            return gamehall_server(LOBBY, core=core, environ=server_environ(src), gc_log=gc_log)
+            settings = PLAYING if args.join_playing else LOBBY
+            return gamehall_server(settings, core=core, environ=server_environ(src), gc_log=gc_log)
 
-        rows.append(join_run(start, tables, args.join_timed, what, gc_log))
-    print(format_join_rows(rows, tables))
+        wait_s = PLAYING_WAIT_S if args.join_playing else 0.0
+        rows.append(join_run(start, tables, args.join_timed, what, gc_log, wait_s=wait_s))
+    print(format_join_rows(rows, tables, "playing" if args.join_playing else "lobby"))
     print()
 
 
@@ -535,6 +537,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--join-tables", type=int, default=800, help="open tables in the joins part")
     parser.add_argument("--join-timed", type=int, default=570, help="joins timed in the joins part")
+    parser.add_argument(
+        "--join-playing",
+        action="store_true",
+        help="the joins part's tables start their game (RSS per seat of a table in play)",
+    )
     parser.add_argument(
         "--baseline-src", default=None, help="a source tree (its src/) run as the joins part's baseline"
     )

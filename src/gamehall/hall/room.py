@@ -49,10 +49,12 @@ older gaps get a fresh view instead. Kept small because every kept event is a li
 server for seconds (docs/BENCHMARKS.md, AAH, "What limits the figures")."""
 
 HISTORY_TRIM = 64
-"""The history is a plain list trimmed back to :data:`HISTORY_LIMIT` once it holds this many
-more (each append costs O(1) amortized). A ``deque(maxlen=...)`` would trim exactly, but even
-empty it holds a 64-slot block: 624 bytes per room, most of a lobby table's history (issue 12
-item 4)."""
+"""The history is a plain list of events (the first one's number kept beside it) trimmed back to
+:data:`HISTORY_LIMIT` once it holds this many more (each append costs O(1) amortized). A
+``deque(maxlen=...)`` of :class:`Delivery` would trim exactly, but even empty it holds a 64-slot
+block (624 bytes per room, most of a lobby table's history), and a ``Delivery`` per kept event
+is one more object for the collector to walk; :meth:`Room.deliveries_since` makes them when a
+resume asks (issue 12 item 4)."""
 
 DEFAULT_GRACE_S = 60.0
 
@@ -120,7 +122,8 @@ class Room:
         self.members: dict[str, Member] = {}  # by lower-case user name
         self._seq = 0
         self._log_n = 0
-        self._history: list[Delivery] = []  # the last HISTORY_LIMIT or more, see _remember
+        self._history: list[Event] = []  # the last HISTORY_LIMIT or more, see _remember
+        self._history_seq = 1  # the number of _history[0]
         self._timers: dict[str, tuple[Cancellable, float]] = {}  # key -> (handle, deadline)
         self._graces: dict[Seat, Cancellable] = {}
         self._replayed_away = _NOBODY_AWAY  # seats the log left held, for resume_after_restart
@@ -197,10 +200,11 @@ class Room:
         """
         if seq >= self._seq:
             return []
-        oldest = self._history[0].seq if self._history else self._seq + 1
+        oldest = self._history_seq if self._history else self._seq + 1
         if seq + 1 < oldest:
             raise HallError("history_gone", "Those events are too old; take a fresh view.")
-        return [d for d in self._history if d.seq > seq and d.event.visible_to(seat)]
+        numbered = enumerate(self._history[seq + 1 - oldest :], seq + 1)
+        return [Delivery(n, event) for n, event in numbered if event.visible_to(seat)]
 
     def timers(self) -> list[tuple[str, float]]:
         """The armed game timers as (key, seconds left)."""
@@ -448,11 +452,14 @@ class Room:
             self.on_change(self)
 
     def _remember(self, delivery: Delivery) -> None:
-        """Keep ``delivery`` for :meth:`deliveries_since` (see :data:`HISTORY_TRIM`)."""
+        """Keep ``delivery``'s event for :meth:`deliveries_since` (see :data:`HISTORY_TRIM`)."""
         history = self._history
-        history.append(delivery)
+        if not history:
+            self._history_seq = delivery.seq
+        history.append(delivery.event)
         if len(history) >= HISTORY_LIMIT + HISTORY_TRIM:
             del history[:-HISTORY_LIMIT]
+            self._history_seq = delivery.seq + 1 - HISTORY_LIMIT
 
     def _tell_view_watchers(self) -> None:
         for member in list(self.members.values()):
