@@ -24,6 +24,7 @@ Run::
     .venv/bin/python bench/bench_aah.py --tables 10,100,1000 --duration 10
     .venv/bin/python bench/bench_aah.py --parts idle --idle 10000 --idle-joined 4000
     .venv/bin/python bench/bench_aah.py --parts profile --tables 300 --profile /tmp/aah.prof
+    .venv/bin/python bench/bench_aah.py --parts joins [--join-playing] --baseline-src /tmp/base/src
 """
 
 from __future__ import annotations
