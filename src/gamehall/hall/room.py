@@ -11,7 +11,6 @@ room is busy, and replaying the log (:meth:`Room.replay`) rebuilds the room exac
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -48,12 +47,23 @@ from gamehall.store.base import Append, Finish, LogEntry, MetaUpdate
 log = logging.getLogger(__name__)
 
 HISTORY_LIMIT = 512
-"""How many recent events a room keeps for resume ("send me what I missed since n"); older
-gaps get a fresh view instead. Kept small because every kept event is a live object: with
+"""How many recent events a room keeps at least for resume ("send me what I missed since n");
+older gaps get a fresh view instead. Kept small because every kept event is a live object: with
 4,096 per room, 1,000 AAH tables held millions and full garbage collections stalled the
 server for seconds (docs/BENCHMARKS.md, AAH, "What limits the figures")."""
 
+HISTORY_TRIM = 64
+"""The history is a plain list of events (the first one's number kept beside it) trimmed back to
+:data:`HISTORY_LIMIT` once it holds this many more (each append costs O(1) amortized). A
+``deque(maxlen=...)`` of :class:`Delivery` would trim exactly, but even empty it holds a 64-slot
+block (624 bytes per room, most of a lobby table's history), and a ``Delivery`` per kept event
+is one more object for the collector to walk; :meth:`Room.deliveries_since` makes them when a
+resume asks (issue 12 item 4)."""
+
 DEFAULT_GRACE_S = 60.0
+
+_NOBODY_AWAY: frozenset[Seat] = frozenset()
+"""One empty set for every room's ``_replayed_away`` (a set per room cost 216 bytes)."""
 
 ENCODE_ONCE = True
 """Whether the listeners of one event share its renderings (:meth:`Delivery.rendered`: once
@@ -141,10 +151,11 @@ class Room:
         self.members: dict[str, Member] = {}  # by lower-case user name
         self._seq = 0
         self._log_n = 0
-        self._history: deque[Delivery] = deque(maxlen=HISTORY_LIMIT)
+        self._history: list[Event] = []  # the last HISTORY_LIMIT or more, see _remember
+        self._history_seq = 1  # the number of _history[0]
         self._timers: dict[str, tuple[Cancellable, float]] = {}  # key -> (handle, deadline)
         self._graces: dict[Seat, Cancellable] = {}
-        self._replayed_away: set[Seat] = set()  # seats the log left held, for resume_after_restart
+        self._replayed_away = _NOBODY_AWAY  # seats the log left held, for resume_after_restart
         self._arrivals = 0
         self._restored_deadlines: dict[str, float] = {}  # timer key -> wall deadline, after replay
         self._bot_driver = bot_driver
@@ -223,10 +234,11 @@ class Room:
         """
         if seq >= self._seq:
             return []
-        oldest = self._history[0].seq if self._history else self._seq + 1
+        oldest = self._history_seq if self._history else self._seq + 1
         if seq + 1 < oldest:
             raise HallError("history_gone", "Those events are too old; take a fresh view.")
-        return [d for d in self._history if d.seq > seq and d.event.visible_to(seat)]
+        numbered = enumerate(self._history[seq + 1 - oldest :], seq + 1)
+        return [Delivery(n, event) for n, event in numbered if event.visible_to(seat)]
 
     def timers(self) -> list[tuple[str, float]]:
         """The armed game timers as (key, seconds left)."""
@@ -520,7 +532,7 @@ class Room:
         for event in events:
             self._seq += 1
             delivery = Delivery(self._seq, event)
-            self._history.append(delivery)
+            self._remember(delivery)
             changed = changed or not isinstance(event, ChatSaid)
             shared = delivery.sharing_renders() if ENCODE_ONCE else delivery
             for member in self.members.values():
@@ -528,6 +540,16 @@ class Room:
                     self._outbox.send(self.room_id, partial(member.listener.deliver, self.room_id, shared))
         if changed and self.on_change is not None:
             self.on_change(self)
+
+    def _remember(self, delivery: Delivery) -> None:
+        """Keep ``delivery``'s event for :meth:`deliveries_since` (see :data:`HISTORY_TRIM`)."""
+        history = self._history
+        if not history:
+            self._history_seq = delivery.seq
+        history.append(delivery.event)
+        if len(history) >= HISTORY_LIMIT + HISTORY_TRIM:
+            del history[:-HISTORY_LIMIT]
+            self._history_seq = delivery.seq + 1 - HISTORY_LIMIT
 
     def _tell_view_watchers(self) -> None:
         for member in self.members.values():
@@ -820,13 +842,13 @@ class Room:
         if seat is None:
             raise ValueError(f"room {self.room_id}: log entry {entry.n} ({entry.kind}) has no seat")
         if entry.kind == "away":
-            self._replayed_away.add(seat)
+            self._replayed_away |= {seat}
             return self.state.seat_away(seat)
         if entry.kind == "back":
-            self._replayed_away.discard(seat)
+            self._replayed_away -= {seat}
             return self.state.seat_back(seat)
         if entry.kind == "leave":
-            self._replayed_away.discard(seat)
+            self._replayed_away -= {seat}
             return self.state.seat_leave(seat)
         if entry.kind == "rename":
             return self.state.seat_rename(seat, str(data["name"]))

@@ -218,8 +218,9 @@ class Delivery:
     def sharing_renders(self) -> Delivery:
         """This delivery with an empty render cache, for one fan-out to a room's listeners.
 
-        The room keeps the cacheless delivery in its history, so no rendered bytes outlive
-        the fan-out (a room holds hundreds of past events; their bytes would be dead weight).
+        The room's history keeps the bare event (a resume gets cacheless deliveries), so no
+        rendered bytes outlive the fan-out (a room holds hundreds of past events; their bytes
+        would be dead weight).
         """
         return Delivery(self.seq, self.event, {})
 

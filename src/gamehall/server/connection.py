@@ -46,7 +46,6 @@ connection is closed. The server and the other connections go on.
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
 import time
 from collections.abc import Callable
@@ -74,7 +73,52 @@ DialogueFactory = Callable[[Wire], Dialogue]
 
 
 class TcpConnection(asyncio.Protocol):
-    """A client connection of one TCP protocol (see the module docstring)."""
+    """A client connection of one TCP protocol (see the module docstring).
+
+    One lives per connected client, so it is kept small (issue 12 item 4): ``__slots__`` (it
+    has more attributes than CPython shares keys for, so each instance carried a private
+    ``__dict__`` of about 1.5 KB) and the send queue a plain list (an empty ``deque`` holds a
+    512-byte block, again after every ``clear()``). A new attribute belongs in ``__slots__``:
+    one that is not still works, but makes the instance's ``__dict__`` again.
+    """
+
+    __slots__ = (
+        "__dict__",  # made only if something sets another attribute (a test patching a method)
+        "_abort_timer",
+        "_backlog",
+        "_before_write",
+        "_bytes",
+        "_close_reason",
+        "_closing",
+        "_dialogue",
+        "_drained",
+        "_executor",
+        "_factory",
+        "_flush_scheduled",
+        "_held",
+        "_idle_timer",
+        "_inputs",
+        "_last_input",
+        "_limits",
+        "_linger_until",
+        "_loop",
+        "_lost",
+        "_metrics",
+        "_paused",
+        "_peer",
+        "_peer_eof",
+        "_pending",
+        "_pending_bytes",
+        "_pump_handle",
+        "_reading_paused",
+        "_tracker",
+        "_transport",
+        "connection_id",
+        "keepalive",
+        "protocol",
+        "read_pauses",
+        "writes",
+    )
 
     def __init__(
         self,
@@ -101,7 +145,7 @@ class TcpConnection(asyncio.Protocol):
         self._transport: asyncio.Transport | None = None
         self._dialogue: Dialogue | None = None
         self._peer = "?"
-        self._pending: collections.deque[bytes] = collections.deque()
+        self._pending: list[bytes] = []
         self._pending_bytes = 0
         self._flush_scheduled = False
         self._paused = False
@@ -386,12 +430,14 @@ class TcpConnection(asyncio.Protocol):
         if cap <= 0 or self._pending_bytes <= cap:
             self._flush_all()
             return
-        batch: list[bytes] = []
-        size = 0
-        while self._pending and (not batch or size + len(self._pending[0]) <= cap):
-            frame = self._pending.popleft()
-            batch.append(frame)
+        count = size = 0
+        for frame in self._pending:
+            if count and size + len(frame) > cap:
+                break
+            count += 1
             size += len(frame)
+        batch = self._pending[:count]
+        del self._pending[:count]
         self._pending_bytes -= size
         self._meter(len(batch), size)
         self._write(b"".join(batch))
