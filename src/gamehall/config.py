@@ -482,7 +482,11 @@ def add_server_arguments(parser: argparse.ArgumentParser, listeners: Iterable[st
             metavar="PORT",
             help=f"{listener} listener (default {port}, 0 = off)",
         )
-    group.add_argument("--db", metavar="PATH", help="SQLite file of rooms and logs (default ./gamehall.db)")
+    group.add_argument(
+        "--db",
+        metavar="PATH|URL",
+        help="SQLite file of rooms and logs (default ./gamehall.db), or postgresql://HOST/DB",
+    )
     group.add_argument(
         "--tournament", action=argparse.BooleanOptionalAction, default=None, help="tournament mode"
     )

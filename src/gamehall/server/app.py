@@ -3,7 +3,8 @@
 ``gamehall serve`` calls :func:`run_server` inside ``asyncio.run`` (with uvloop's policy
 installed by the CLI when available). In order, :meth:`Server.start`:
 
-1. opens the store (``SqliteStore(config.db)`` unless one is given) and builds the hall on a
+1. opens the store (:func:`gamehall.store.open_store`: SQLite, or PostgreSQL for a
+   ``postgresql://`` URL, unless one is given) and builds the hall on a
    :class:`~gamehall.server.clock.LoopClock`, with in-process bots;
 2. rebuilds every unfinished room from its log (``hall.restore()``);
 3. for every protocol in the plan, builds its services (``spec.open``, see
@@ -55,9 +56,9 @@ from gamehall.server.listeners import bound_port, start_tcp
 from gamehall.server.metrics import ServerMetrics
 from gamehall.server.tracker import ConnectionTracker
 from gamehall.server.web import WebContext, build_web_app, start_web
-from gamehall.store.accounts import MemoryAccounts, SqliteAccounts
+from gamehall.store import open_accounts, open_store
+from gamehall.store.accounts import MemoryAccounts
 from gamehall.store.base import Store
-from gamehall.store.sqlite import SqliteStore
 
 log = logging.getLogger("gamehall.server")
 
@@ -116,7 +117,7 @@ class Server:
         """Protocol -> its services and connection factory, for every listener that started."""
         self._given_store = store
         self._store: Store | None = None
-        self._accounts: SqliteAccounts | MemoryAccounts | None = None
+        self._accounts: Accounts | None = None
         self._hall: Hall | None = None
         self._tcp: dict[str, asyncio.Server] = {}
         self._web: web.AppRunner | None = None
@@ -144,7 +145,7 @@ class Server:
             OSError: a port cannot be bound (everything started so far is stopped again).
         """
         config = self.config
-        self._store = self._given_store if self._given_store is not None else SqliteStore(config.db)
+        self._store = self._given_store if self._given_store is not None else open_store(config.db)
         clock = LoopClock()
         hall = Hall(
             games=game_types(deck_dirs=config.deck_dirs, words_dirs=config.words_dirs),
@@ -215,11 +216,12 @@ class Server:
             log.info("%s listening on %s:%d", spec.name, self.config.bind, self.ports[spec.name])
 
     def _accounts_for_protocols(self) -> Accounts:
-        """Protocol accounts (cg), opened on first use: in the SQLite file, or in memory when
-        the store was given. This server owns them and closes them at stop."""
+        """Protocol accounts (cg), opened on first use: beside the rooms (the SQLite file or the
+        PostgreSQL database), or in memory when the store was given. This server owns them and
+        closes them at stop."""
         if self._accounts is None:
             given = self._given_store is not None
-            self._accounts = MemoryAccounts() if given else SqliteAccounts(self.config.db)
+            self._accounts = MemoryAccounts() if given else open_accounts(self.config.db)
         return self._accounts
 
     async def _start_web(self, hall: Hall, resources: ServerResources) -> None:
@@ -278,12 +280,14 @@ class Server:
             log.info("%d connection(s) aborted after %.1f s", aborted, DRAIN_TIMEOUT_S)
         await self._close_listeners()
         self._kdf_executor.shutdown(wait=False, cancel_futures=True)
-        if isinstance(self._accounts, SqliteAccounts):
-            self._accounts.close()
+        close_accounts = getattr(self._accounts, "close", None)
+        if close_accounts is not None:
+            close_accounts()
         if self._hall is not None:
             self._hall.flush()  # the last logouts' writes, before the store closes
+            await _committed(self._hall, DRAIN_TIMEOUT_S)
         if self._store is not None:
-            self._store.close()
+            await _close_store(self._store)
         log.info("stopped")
 
     async def _close_listeners(self) -> None:
@@ -295,6 +299,25 @@ class Server:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(server.wait_closed(), 1.0)
         self._tcp.clear()
+
+
+async def _committed(hall: Hall, timeout_s: float) -> None:
+    """Wait until the hall's outbox has nothing queued and no commit under way (a networked
+    store commits in the background), at most ``timeout_s``; what is left is lost like at a
+    crash, and the next start rebuilds the rooms from what was committed."""
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while not hall.outbox.idle and asyncio.get_running_loop().time() < deadline:
+        hall.flush()
+        await asyncio.sleep(0.005)
+
+
+async def _close_store(store: Store) -> None:
+    """Close the store; a networked one closes its commit connection on this loop."""
+    aclose = getattr(store, "aclose", None)
+    if aclose is not None:
+        await aclose()
+    else:
+        store.close()
 
 
 async def run_server(config: ServerConfig, *, ready: asyncio.Event | None = None) -> None:

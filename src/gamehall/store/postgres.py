@@ -1,0 +1,533 @@
+"""The networked store: rooms and logs in PostgreSQL, through psycopg 3, for several nodes.
+
+``gamehall serve --db postgresql://HOST/DB`` selects it (:func:`gamehall.store.open_store`).
+It keeps the :class:`~gamehall.store.base.Store` contract of the SQLite store, with two
+differences a caller sees:
+
+- :meth:`PostgresStore.commit` returns an awaitable (a coroutine) at once; the transaction is
+  sent on the caller's event loop through an ``AsyncConnection`` and the awaitable finishes
+  when PostgreSQL has committed it (the hall's outbox waits for it through
+  ``LoopClock.wait_for``). A batch is **one round trip**: ``BEGIN``, one function call per
+  write, ``COMMIT``, sent in psycopg's pipeline mode.
+- **Fencing.** Every room row keeps an owner fencing number (``rooms.fence``). A write whose
+  ``fence`` is set (the lease's number, :class:`~gamehall.store.base.Append` and friends) is
+  refused when it is *lower* than the stored one, and raises it otherwise, inside the same
+  transaction and under the room's row lock, so a paused or partitioned node that lost its
+  lease can never write over its successor. A refusal rolls back the whole batch and raises
+  :class:`~gamehall.store.base.FencedError` (a ``StoreError``: the hall treats it as a failed
+  commit). ``fence=None`` (one node) is never checked.
+
+Every check of a write (unknown room, finished room, the entry's number, the fence) runs in a
+PL/pgSQL function of the schema (``gamehall_append`` ...), so a refusal is an error with its
+own SQLSTATE (:data:`REFUSED`, :data:`FENCED`) and the same message the SQLite store gives;
+values are checked and encoded in Python first by the same helpers the other stores use.
+
+Reads (crash recovery at start, replays, recent rooms) and the one-write methods for tools and
+tests are synchronous, on a second, ordinary connection, like SQLite's (they block the loop for
+one round trip; the server reads only at start and for replay pages).
+
+Durability: a commit returns after PostgreSQL's ``COMMIT``, so with the server's default
+``synchronous_commit=on`` an accepted move survives the gamehall process, the database process
+and the machine.
+
+Schema: :data:`MIGRATIONS`, applied at start under a transaction-scoped advisory lock (two
+nodes starting at once apply them once), recorded one row per migration in ``schema_version``.
+JSON values are kept as text written by orjson (byte-exact, and PostgreSQL's ``jsonb`` refuses
+``\\u0000``); the seed as ``numeric(20)`` (64-bit unsigned does not fit ``bigint``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+
+from gamehall.rules._core import JSON
+from gamehall.store.base import (
+    Append,
+    Batch,
+    FencedError,
+    Finish,
+    LogEntry,
+    MetaUpdate,
+    NewRoom,
+    RoomRecord,
+    StoreError,
+    Write,
+    check_entry_shape,
+    check_seed,
+    check_time,
+    decode_json,
+    encode_json,
+    encode_mapping,
+)
+
+REFUSED = "GH000"
+"""SQLSTATE of a write the store refuses (unknown or finished room, not the next entry ...)."""
+FENCED = "GH001"
+"""SQLSTATE of a write whose fencing number is lower than the room's."""
+
+_ROOMS = (
+    """
+    CREATE TABLE rooms (
+        room_id     text PRIMARY KEY,
+        game        text NOT NULL,
+        config      text NOT NULL,                 -- JSON object
+        seed        numeric(20) NOT NULL CHECK (seed >= 0 AND seed < 18446744073709551616),
+        meta        text NOT NULL,                 -- JSON object, opaque to the store
+        created_at  double precision NOT NULL,
+        finished_at double precision,              -- NULL while the room runs
+        result      text,                          -- JSON, set with finished_at
+        last_n      integer NOT NULL DEFAULT 0,    -- the log's last entry number
+        fence       bigint NOT NULL DEFAULT 0,     -- the highest owner fencing number written
+        seq         bigint GENERATED ALWAYS AS IDENTITY  -- creation order among equal times
+    )
+    """,
+    "CREATE INDEX rooms_by_creation ON rooms (created_at, seq)",
+    "CREATE INDEX rooms_by_game ON rooms (game, created_at, seq)",
+    "CREATE INDEX rooms_unfinished ON rooms (created_at, seq) WHERE finished_at IS NULL",
+    """
+    CREATE TABLE room_log (
+        room_id text NOT NULL REFERENCES rooms (room_id),
+        n       integer NOT NULL CHECK (n >= 1),
+        kind    text NOT NULL,
+        seat    integer,
+        data    text NOT NULL,                     -- JSON
+        at      double precision NOT NULL,
+        PRIMARY KEY (room_id, n)
+    )
+    """,
+    # The room's row, locked for the rest of the transaction, after the checks every write
+    # makes: the room exists and the writer's fencing number is not below the room's.
+    """
+    CREATE FUNCTION gamehall_owned_room(p_room text, p_fence bigint) RETURNS rooms
+    LANGUAGE plpgsql AS $$
+    DECLARE
+        r rooms;
+    BEGIN
+        SELECT * INTO r FROM rooms WHERE room_id = p_room FOR UPDATE;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION USING ERRCODE = 'GH000', MESSAGE = format('no room %L', p_room);
+        END IF;
+        IF p_fence IS NOT NULL AND p_fence < r.fence THEN
+            RAISE EXCEPTION USING ERRCODE = 'GH001', MESSAGE = format(
+                'room %s: fencing number %s is below the room''s %s (another node owns it)',
+                p_room, p_fence, r.fence);
+        END IF;
+        IF p_fence IS NOT NULL AND p_fence > r.fence THEN
+            UPDATE rooms SET fence = p_fence WHERE room_id = p_room;
+        END IF;
+        RETURN r;
+    END $$
+    """,
+    """
+    CREATE FUNCTION gamehall_create_room(p_room text, p_game text, p_config text, p_seed numeric,
+                                         p_meta text, p_at double precision, p_fence bigint)
+    RETURNS void LANGUAGE plpgsql AS $$
+    BEGIN
+        INSERT INTO rooms (room_id, game, config, seed, meta, created_at, fence)
+        VALUES (p_room, p_game, p_config, p_seed, p_meta, p_at, COALESCE(p_fence, 0));
+    EXCEPTION WHEN unique_violation THEN
+        RAISE EXCEPTION USING ERRCODE = 'GH000', MESSAGE = format('room %L already exists', p_room);
+    END $$
+    """,
+    """
+    CREATE FUNCTION gamehall_append(p_room text, p_n integer, p_kind text, p_seat integer,
+                                    p_data text, p_at double precision, p_fence bigint)
+    RETURNS void LANGUAGE plpgsql AS $$
+    DECLARE
+        r rooms := gamehall_owned_room(p_room, p_fence);
+    BEGIN
+        IF r.finished_at IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'GH000',
+                MESSAGE = format('room %s is finished; its log takes no more entries', p_room);
+        END IF;
+        IF p_n <> r.last_n + 1 THEN
+            RAISE EXCEPTION USING ERRCODE = 'GH000', MESSAGE = format(
+                'room %s: entry number %s is not the next one (expected %s)',
+                p_room, p_n, r.last_n + 1);
+        END IF;
+        INSERT INTO room_log (room_id, n, kind, seat, data, at)
+        VALUES (p_room, p_n, p_kind, p_seat, p_data, p_at);
+        UPDATE rooms SET last_n = p_n WHERE room_id = p_room;
+    END $$
+    """,
+    # Merge like dict.update: the new keys replace the old ones, the others stay. The json
+    # (not jsonb) functions keep every string jsonb would refuse.
+    """
+    CREATE FUNCTION gamehall_update_meta(p_room text, p_meta text, p_fence bigint)
+    RETURNS void LANGUAGE plpgsql AS $$
+    DECLARE
+        r rooms := gamehall_owned_room(p_room, p_fence);
+    BEGIN
+        UPDATE rooms SET meta = (
+            SELECT COALESCE(json_object_agg(kv.key, kv.value), '{}'::json)::text FROM (
+                SELECT key, value FROM json_each(r.meta::json)
+                WHERE key NOT IN (SELECT json_object_keys(p_meta::json))
+                UNION ALL
+                SELECT key, value FROM json_each(p_meta::json)
+            ) AS kv)
+        WHERE room_id = p_room;
+    END $$
+    """,
+    """
+    CREATE FUNCTION gamehall_finish(p_room text, p_result text, p_at double precision,
+                                    p_fence bigint)
+    RETURNS void LANGUAGE plpgsql AS $$
+    DECLARE
+        r rooms := gamehall_owned_room(p_room, p_fence);
+    BEGIN
+        IF r.finished_at IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'GH000',
+                MESSAGE = format('room %s is already finished', p_room);
+        END IF;
+        UPDATE rooms SET finished_at = p_at, result = p_result WHERE room_id = p_room;
+    END $$
+    """,
+)
+
+_CG = (
+    """
+    CREATE TABLE cg_accounts (
+        uuid        text PRIMARY KEY,
+        username    text NOT NULL,
+        name_key    text NOT NULL UNIQUE,          -- lower-cased username
+        pwd_hash    text NOT NULL,                 -- scrypt$n$salt$hash, never the password
+        profile_img text NOT NULL DEFAULT 'default',
+        blocked     boolean NOT NULL DEFAULT false
+    )
+    """,
+    "CREATE TABLE cg_server (key text PRIMARY KEY, value text NOT NULL)",
+    """
+    CREATE TABLE cg_saved_games (
+        game_id  text PRIMARY KEY,                 -- the id inside the game.save token
+        state    text NOT NULL,                    -- the engine's to_json, as JSON text
+        saved_at double precision NOT NULL
+    )
+    """,
+    "CREATE TABLE cg_secret (key text PRIMARY KEY, value text NOT NULL)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    _ROOMS,  # 1: rooms, their logs, and the functions that check every write
+    _CG,  # 2: cg accounts, the server uuid, saved games and their signing secret
+)
+"""Schema changes in order; migration ``i`` (1-based) is recorded as version ``i``."""
+
+_MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(hashtext('gamehall migrations ' || current_schema()))"
+"""Held until the migrating transaction ends: the second node to start waits, then finds the
+migrations applied. Keyed by schema, so separate schemas (tests) do not wait for each other."""
+
+_ROOM_COLUMNS = "room_id, game, config, seed, meta, created_at, finished_at, result"
+_ENTRY_COLUMNS = "n, kind, seat, data, at"
+
+_Statement = tuple[str, tuple[Any, ...]]
+
+
+def connect(url: str, **kwargs: Any) -> psycopg.Connection[Any]:
+    """A synchronous autocommit connection to ``url``.
+
+    Raises:
+        StoreError: the database cannot be reached.
+    """
+    try:
+        return psycopg.connect(url, autocommit=True, **kwargs)
+    except psycopg.Error as exc:
+        raise StoreError(f"cannot connect to the store at {redact(url)}: {exc}") from exc
+
+
+def redact(url: str) -> str:
+    """``url`` without its password, for messages and logs."""
+    scheme, sep, rest = url.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if not sep or not at or ":" not in credentials:
+        return url
+    return f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"
+
+
+def migrate(conn: psycopg.Connection[Any]) -> int:
+    """Apply the missing :data:`MIGRATIONS` in one transaction, under the advisory lock, and
+    return the schema version. Idempotent.
+
+    Raises:
+        StoreError: the database has a newer schema than this gamehall knows, or failed.
+    """
+    try:
+        with conn.transaction():
+            conn.execute(_MIGRATION_LOCK)
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version ("
+                " version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            row = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
+            version = int(row[0]) if row else 0
+            if version > len(MIGRATIONS):
+                raise StoreError(
+                    f"the store has schema version {version}, newer than this gamehall knows "
+                    f"({len(MIGRATIONS)}); upgrade gamehall"
+                )
+            for number, statements in enumerate(MIGRATIONS[version:], start=version + 1):
+                for statement in statements:
+                    conn.execute(statement)
+                conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (number,))
+    except psycopg.Error as exc:
+        raise StoreError(f"cannot migrate the store: {exc}") from exc
+    return len(MIGRATIONS)
+
+
+def store_error(exc: psycopg.Error) -> StoreError:
+    """The store's exception for a database error: a refusal keeps its message."""
+    message = exc.diag.message_primary or str(exc)
+    if exc.sqlstate == FENCED:
+        return FencedError(message)
+    if exc.sqlstate == REFUSED:
+        return StoreError(message)
+    return StoreError(f"database error: {exc}")
+
+
+class PostgresStore:
+    """Rooms and logs in PostgreSQL; see the module docstring.
+
+    Opening connects (synchronously) and applies the migrations; the connection for batch
+    commits is opened by the first :meth:`commit`'s awaitable, on the loop that awaits it.
+
+    Raises:
+        StoreError: the database cannot be reached or migrated.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._lock = threading.Lock()
+        self._conn: psycopg.Connection[Any] | None = connect(url)
+        self._writer: psycopg.AsyncConnection[Any] | None = None
+        self._closed = False
+        try:
+            migrate(self._conn)
+            self._conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def schema_version(self) -> int:
+        """The highest migration applied."""
+        with self._connection() as conn:
+            row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        return int(row[0]) if row else 0
+
+    # ----------------------------------------------------------------------------------------
+    # Writes
+    # ----------------------------------------------------------------------------------------
+
+    def commit(self, batch: Batch) -> Any:
+        """Return an awaitable that writes ``batch`` in one transaction (one round trip) and
+        finishes when it is committed; ``None`` for an empty batch.
+
+        Every value is checked and encoded here, before anything is sent, so a bad value
+        raises :class:`StoreError` at once and the hall's outbox treats it as a failed commit.
+
+        Raises:
+            StoreError: (here) a value is refused; (from the awaitable) PostgreSQL refused a
+                write or failed; :class:`FencedError` when a fencing number is too low.
+                Nothing of the batch is written then.
+        """
+        if self._closed:
+            raise StoreError("the store is closed")
+        if not batch:
+            return None
+        return self._commit_async([_statement(write) for write in batch])
+
+    async def _commit_async(self, statements: list[_Statement]) -> None:
+        try:
+            conn = await self._writer_connection()
+            async with conn.pipeline(), conn.transaction():
+                for sql, params in statements:
+                    await conn.execute(sql, params)
+        except psycopg.Error as exc:
+            raise store_error(exc) from exc
+
+    async def _writer_connection(self) -> psycopg.AsyncConnection[Any]:
+        if self._closed:
+            raise StoreError("the store is closed")
+        if self._writer is None or self._writer.closed:
+            self._writer = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        return self._writer
+
+    def commit_now(self, batch: Batch) -> None:
+        """Write ``batch`` in one transaction on the synchronous connection; committed when
+        this returns (tools, tests and the one-write methods).
+
+        Raises:
+            StoreError: as :meth:`commit`.
+        """
+        statements = [_statement(write) for write in batch]
+        if not statements:
+            return
+        with self._connection() as conn, conn.pipeline(), conn.transaction():
+            for sql, params in statements:
+                conn.execute(sql, params)
+
+    def create_room(
+        self,
+        room_id: str,
+        game: str,
+        config: Mapping[str, JSON],
+        seed: int,
+        meta: Mapping[str, JSON],
+        created_at: float,
+    ) -> None:
+        self.commit_now([NewRoom(room_id, game, config, seed, meta, created_at)])
+
+    def append(self, room_id: str, entry: LogEntry) -> None:
+        self.commit_now([Append(room_id, entry)])
+
+    def update_meta(self, room_id: str, meta: Mapping[str, JSON]) -> None:
+        self.commit_now([MetaUpdate(room_id, meta)])
+
+    def finish(self, room_id: str, result: JSON, finished_at: float) -> None:
+        self.commit_now([Finish(room_id, result, finished_at)])
+
+    def room_fence(self, room_id: str) -> int | None:
+        """The room's stored fencing number (``None``: no such room)."""
+        with self._connection() as conn:
+            row = conn.execute("SELECT fence FROM rooms WHERE room_id = %s", (room_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    # ----------------------------------------------------------------------------------------
+    # Reads (one REPEATABLE READ transaction each: a room and its log from the same instant)
+    # ----------------------------------------------------------------------------------------
+
+    def load_room(self, room_id: str) -> RoomRecord | None:
+        with self._connection() as conn, conn.transaction():
+            row = conn.execute(f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE room_id = %s", (room_id,)).fetchone()
+            if row is None:
+                return None
+            entries = conn.execute(
+                f"SELECT {_ENTRY_COLUMNS} FROM room_log WHERE room_id = %s ORDER BY n", (room_id,)
+            ).fetchall()
+        return _record(row, entries)
+
+    def unfinished_rooms(self) -> list[RoomRecord]:
+        with self._connection() as conn, conn.transaction():
+            rows = conn.execute(
+                f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE finished_at IS NULL ORDER BY created_at, seq"
+            ).fetchall()
+            logs: dict[str, list[tuple[Any, ...]]] = {row[0]: [] for row in rows}
+            for room_id, *entry in conn.execute(
+                f"SELECT l.room_id, {', '.join('l.' + c for c in _ENTRY_COLUMNS.split(', '))}"
+                " FROM room_log l JOIN rooms r USING (room_id)"
+                " WHERE r.finished_at IS NULL ORDER BY l.room_id, l.n"
+            ):
+                logs[room_id].append(tuple(entry))
+        return [_record(row, logs[row[0]]) for row in rows]
+
+    def recent_rooms(self, limit: int = 50, game: str | None = None) -> list[RoomRecord]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE %(game)s::text IS NULL OR game = %(game)s"
+                " ORDER BY created_at DESC, seq DESC LIMIT %(limit)s",
+                {"game": game, "limit": max(limit, 0)},
+            ).fetchall()
+        return [_record(row, ()) for row in rows]
+
+    # ----------------------------------------------------------------------------------------
+    # Plumbing
+    # ----------------------------------------------------------------------------------------
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """The synchronous connection, held under the lock, database errors as StoreError."""
+        with self._lock:
+            conn = self._conn
+            if conn is None:
+                raise StoreError("the store is closed")
+            try:
+                yield conn
+            except psycopg.Error as exc:
+                raise store_error(exc) from exc
+
+    def close(self) -> None:
+        """Close both connections. A commit still under way fails; the server waits for its
+        outbox before closing (:meth:`aclose` waits for nothing more)."""
+        self._closed = True
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+        if self._writer is not None and not self._writer.closed:
+            self._writer.pgconn.finish()  # what AsyncConnection.close does, without a loop
+        self._writer = None
+
+    async def aclose(self) -> None:
+        """:meth:`close`, closing the commit connection on its own loop."""
+        writer, self._writer = self._writer, None
+        self.close()
+        if writer is not None:
+            await writer.close()
+
+
+# --------------------------------------------------------------------------------------------
+# One write as one function call (checked and encoded in Python first)
+# --------------------------------------------------------------------------------------------
+
+
+def _statement(write: Write) -> _Statement:
+    room_id = write.room_id
+    if not isinstance(room_id, str):
+        raise StoreError(f"room id must be text (got {room_id!r})")
+    fence = _check_fence(room_id, write.fence)
+    if isinstance(write, NewRoom):
+        return (
+            "SELECT gamehall_create_room(%s, %s, %s, %s::numeric, %s, %s, %s::bigint)",
+            (
+                room_id,
+                write.game,
+                encode_mapping(write.config, f"room {room_id}: config"),
+                check_seed(write.seed),
+                encode_mapping(write.meta, f"room {room_id}: meta"),
+                check_time(write.created_at, f"room {room_id}: created_at"),
+                fence,
+            ),
+        )
+    if isinstance(write, Append):
+        entry = write.entry
+        check_entry_shape(room_id, entry)
+        data = encode_json(entry.data, f"room {room_id}: entry {entry.n} data")
+        return (
+            "SELECT gamehall_append(%s, %s::integer, %s, %s::integer, %s, %s, %s::bigint)",
+            (room_id, entry.n, entry.kind, entry.seat, data, float(entry.at), fence),
+        )
+    if isinstance(write, MetaUpdate):
+        meta = encode_mapping(write.meta, f"room {room_id}: meta")
+        return ("SELECT gamehall_update_meta(%s, %s, %s::bigint)", (room_id, meta, fence))
+    result = encode_json(write.result, f"room {room_id}: result")
+    when = check_time(write.finished_at, f"room {room_id}: finished_at")
+    return ("SELECT gamehall_finish(%s, %s, %s, %s::bigint)", (room_id, result, when, fence))
+
+
+def _check_fence(room_id: str, fence: int | None) -> int | None:
+    if fence is None:
+        return None
+    if isinstance(fence, bool) or not isinstance(fence, int) or not 0 <= fence < 2**63:
+        raise StoreError(f"room {room_id}: fencing number must be None or a bigint >= 0 (got {fence!r})")
+    return fence
+
+
+def _record(row: Sequence[Any], entries: Sequence[Sequence[Any]]) -> RoomRecord:
+    room_id, game, config, seed, meta, created_at, finished_at, result = row
+    return RoomRecord(
+        room_id=room_id,
+        game=game,
+        config=decode_json(config),
+        seed=int(seed),
+        meta=decode_json(meta),
+        created_at=created_at,
+        finished_at=finished_at,
+        result=None if result is None else decode_json(result),
+        entries=tuple(
+            LogEntry(n=n, kind=kind, seat=seat, data=decode_json(data), at=at)
+            for n, kind, seat, data, at in entries
+        ),
+    )
