@@ -32,8 +32,10 @@ and the machine.
 
 Schema: :data:`MIGRATIONS`, applied at start under a transaction-scoped advisory lock (two
 nodes starting at once apply them once), recorded one row per migration in ``schema_version``.
-JSON values are kept as text written by orjson (byte-exact, and PostgreSQL's ``jsonb`` refuses
-``\\u0000``); the seed as ``numeric(20)`` (64-bit unsigned does not fit ``bigint``).
+JSON values are kept as text written by orjson and never parsed by PostgreSQL (byte-exact, and
+its JSON parser refuses ``\\u0000``): a room's meta as its keys beside their JSON values, so a
+meta update merges key by key in the database; the seed as ``numeric(20)`` (64-bit unsigned
+does not fit ``bigint``).
 """
 
 from __future__ import annotations
@@ -77,7 +79,8 @@ _ROOMS = (
         game        text NOT NULL,
         config      text NOT NULL,                 -- JSON object
         seed        numeric(20) NOT NULL CHECK (seed >= 0 AND seed < 18446744073709551616),
-        meta        text NOT NULL,                 -- JSON object, opaque to the store
+        meta_keys   text[] NOT NULL,               -- meta (opaque to the store): its keys
+        meta_values text[] NOT NULL,               --   and each key's value as JSON text
         created_at  double precision NOT NULL,
         finished_at double precision,              -- NULL while the room runs
         result      text,                          -- JSON, set with finished_at
@@ -125,11 +128,12 @@ _ROOMS = (
     """,
     """
     CREATE FUNCTION gamehall_create_room(p_room text, p_game text, p_config text, p_seed numeric,
-                                         p_meta text, p_at double precision, p_fence bigint)
+                                         p_keys text[], p_values text[], p_at double precision,
+                                         p_fence bigint)
     RETURNS void LANGUAGE plpgsql AS $$
     BEGIN
-        INSERT INTO rooms (room_id, game, config, seed, meta, created_at, fence)
-        VALUES (p_room, p_game, p_config, p_seed, p_meta, p_at, COALESCE(p_fence, 0));
+        INSERT INTO rooms (room_id, game, config, seed, meta_keys, meta_values, created_at, fence)
+        VALUES (p_room, p_game, p_config, p_seed, p_keys, p_values, p_at, COALESCE(p_fence, 0));
     EXCEPTION WHEN unique_violation THEN
         RAISE EXCEPTION USING ERRCODE = 'GH000', MESSAGE = format('room %L already exists', p_room);
     END $$
@@ -155,22 +159,29 @@ _ROOMS = (
         UPDATE rooms SET last_n = p_n WHERE room_id = p_room;
     END $$
     """,
-    # Merge like dict.update: the new keys replace the old ones, the others stay. The json
-    # (not jsonb) functions keep every string jsonb would refuse.
+    # Merge like dict.update: a known key gets its new value in place, a new key is added at
+    # the end. Meta is kept as keys and JSON values side by side, so PostgreSQL never parses
+    # JSON (its parser refuses \u0000, which a room title may hold).
     """
-    CREATE FUNCTION gamehall_update_meta(p_room text, p_meta text, p_fence bigint)
+    CREATE FUNCTION gamehall_update_meta(p_room text, p_keys text[], p_values text[], p_fence bigint)
     RETURNS void LANGUAGE plpgsql AS $$
     DECLARE
         r rooms := gamehall_owned_room(p_room, p_fence);
+        keys text[] := r.meta_keys;
+        vals text[] := r.meta_values;
+        i integer;
+        j integer;
     BEGIN
-        UPDATE rooms SET meta = (
-            SELECT COALESCE(json_object_agg(kv.key, kv.value), '{}'::json)::text FROM (
-                SELECT key, value FROM json_each(r.meta::json)
-                WHERE key NOT IN (SELECT json_object_keys(p_meta::json))
-                UNION ALL
-                SELECT key, value FROM json_each(p_meta::json)
-            ) AS kv)
-        WHERE room_id = p_room;
+        FOR i IN 1 .. COALESCE(array_length(p_keys, 1), 0) LOOP
+            j := array_position(keys, p_keys[i]);
+            IF j IS NULL THEN
+                keys := keys || p_keys[i];
+                vals := vals || p_values[i];
+            ELSE
+                vals[j] := p_values[i];
+            END IF;
+        END LOOP;
+        UPDATE rooms SET meta_keys = keys, meta_values = vals WHERE room_id = p_room;
     END $$
     """,
     """
@@ -221,7 +232,7 @@ _MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(hashtext('gamehall migrations ' 
 """Held until the migrating transaction ends: the second node to start waits, then finds the
 migrations applied. Keyed by schema, so separate schemas (tests) do not wait for each other."""
 
-_ROOM_COLUMNS = "room_id, game, config, seed, meta, created_at, finished_at, result"
+_ROOM_COLUMNS = "room_id, game, config, seed, meta_keys, meta_values, created_at, finished_at, result"
 _ENTRY_COLUMNS = "n, kind, seat, data, at"
 
 _Statement = tuple[str, tuple[Any, ...]]
@@ -479,14 +490,16 @@ def _statement(write: Write) -> _Statement:
         raise StoreError(f"room id must be text (got {room_id!r})")
     fence = _check_fence(room_id, write.fence)
     if isinstance(write, NewRoom):
+        keys, values = _meta_arrays(room_id, write.meta)
         return (
-            "SELECT gamehall_create_room(%s, %s, %s, %s::numeric, %s, %s, %s::bigint)",
+            "SELECT gamehall_create_room(%s, %s, %s, %s::numeric, %s::text[], %s::text[], %s, %s::bigint)",
             (
                 room_id,
                 write.game,
                 encode_mapping(write.config, f"room {room_id}: config"),
                 check_seed(write.seed),
-                encode_mapping(write.meta, f"room {room_id}: meta"),
+                keys,
+                values,
                 check_time(write.created_at, f"room {room_id}: created_at"),
                 fence,
             ),
@@ -500,11 +513,21 @@ def _statement(write: Write) -> _Statement:
             (room_id, entry.n, entry.kind, entry.seat, data, float(entry.at), fence),
         )
     if isinstance(write, MetaUpdate):
-        meta = encode_mapping(write.meta, f"room {room_id}: meta")
-        return ("SELECT gamehall_update_meta(%s, %s, %s::bigint)", (room_id, meta, fence))
+        keys, values = _meta_arrays(room_id, write.meta)
+        return (
+            "SELECT gamehall_update_meta(%s, %s::text[], %s::text[], %s::bigint)",
+            (room_id, keys, values, fence),
+        )
     result = encode_json(write.result, f"room {room_id}: result")
     when = check_time(write.finished_at, f"room {room_id}: finished_at")
     return ("SELECT gamehall_finish(%s, %s, %s, %s::bigint)", (room_id, result, when, fence))
+
+
+def _meta_arrays(room_id: str, meta: Mapping[str, JSON]) -> tuple[list[str], list[str]]:
+    """``meta``'s keys, and each value as JSON text (refused like the other stores refuse it)."""
+    encode_mapping(meta, f"room {room_id}: meta")  # a mapping of str keys, every value JSON
+    keys = list(meta)
+    return keys, [encode_json(meta[key], f"room {room_id}: meta") for key in keys]
 
 
 def _check_fence(room_id: str, fence: int | None) -> int | None:
@@ -516,13 +539,13 @@ def _check_fence(room_id: str, fence: int | None) -> int | None:
 
 
 def _record(row: Sequence[Any], entries: Sequence[Sequence[Any]]) -> RoomRecord:
-    room_id, game, config, seed, meta, created_at, finished_at, result = row
+    room_id, game, config, seed, meta_keys, meta_values, created_at, finished_at, result = row
     return RoomRecord(
         room_id=room_id,
         game=game,
         config=decode_json(config),
         seed=int(seed),
-        meta=decode_json(meta),
+        meta={key: decode_json(value) for key, value in zip(meta_keys, meta_values, strict=True)},
         created_at=created_at,
         finished_at=finished_at,
         result=None if result is None else decode_json(result),
