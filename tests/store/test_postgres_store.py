@@ -79,6 +79,30 @@ async def test_a_refused_write_in_the_background_leaves_nothing_of_its_batch(sto
     assert numbers(store, "a") == [1, 2]
 
 
+async def test_a_turns_run_of_appends_is_written_in_one_call_and_checked_like_one_by_one(
+    store: PostgresStore,
+) -> None:
+    """Consecutive appends go to the database as one set-based call; every way one of them
+    can be refused still refuses the whole batch with the message of that write."""
+    await store.commit([new_room("a", fence=2), new_room("b"), new_room("done")])
+    await store.commit([Finish("done", None, 5.0)])
+    await store.commit([act("a", 1, fence=2), act("b", 1), act("a", 2, fence=2), act("b", 2)])
+    assert numbers(store, "a") == [1, 2] and numbers(store, "b") == [1, 2]
+    refused = {
+        "not the next one \\(expected 4\\)": [act("a", 3), act("b", 3), act("a", 5)],
+        "entry number 4 is not the next one \\(expected 3\\)": [act("a", 4), act("a", 3)],  # order
+        "no room 'ghost'": [act("a", 3), act("ghost", 1)],
+        "done is finished": [act("b", 3), act("done", 1)],
+        "fencing number 1 is below": [act("a", 3, fence=2), act("a", 4, fence=1)],
+    }
+    for message, batch in refused.items():
+        with pytest.raises(StoreError, match=message):
+            await store.commit(batch)
+        assert numbers(store, "a") == [1, 2] and numbers(store, "b") == [1, 2]
+    await store.commit([act("a", 3, fence=2), act("a", 4, fence=3), act("a", 5)])  # raised in order
+    assert store.room_fence("a") == 3 and numbers(store, "a") == [1, 2, 3, 4, 5]
+
+
 def test_a_bad_value_is_refused_before_anything_is_sent(store: PostgresStore) -> None:
     with pytest.raises(StoreError, match="not JSON"):
         store.commit([new_room("a"), Append("a", LogEntry(1, "act", 0, {"x": object()}, 1.0))])

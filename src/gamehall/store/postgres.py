@@ -138,25 +138,73 @@ _ROOMS = (
         RAISE EXCEPTION USING ERRCODE = 'GH000', MESSAGE = format('room %L already exists', p_room);
     END $$
     """,
+    # The common case is one UPDATE (number, fence and state checked in its WHERE, the row
+    # locked) and one INSERT; only a refused entry looks again to say why.
     """
     CREATE FUNCTION gamehall_append(p_room text, p_n integer, p_kind text, p_seat integer,
                                     p_data text, p_at double precision, p_fence bigint)
     RETURNS void LANGUAGE plpgsql AS $$
     DECLARE
-        r rooms := gamehall_owned_room(p_room, p_fence);
+        r rooms;
     BEGIN
-        IF r.finished_at IS NOT NULL THEN
-            RAISE EXCEPTION USING ERRCODE = 'GH000',
-                MESSAGE = format('room %s is finished; its log takes no more entries', p_room);
-        END IF;
-        IF p_n <> r.last_n + 1 THEN
+        UPDATE rooms SET last_n = p_n, fence = GREATEST(fence, COALESCE(p_fence, 0))
+        WHERE room_id = p_room AND finished_at IS NULL AND last_n = p_n - 1
+          AND (p_fence IS NULL OR fence <= p_fence);
+        IF NOT FOUND THEN
+            r := gamehall_owned_room(p_room, p_fence);  -- raises for an unknown room, a low fence
+            IF r.finished_at IS NOT NULL THEN
+                RAISE EXCEPTION USING ERRCODE = 'GH000',
+                    MESSAGE = format('room %s is finished; its log takes no more entries', p_room);
+            END IF;
             RAISE EXCEPTION USING ERRCODE = 'GH000', MESSAGE = format(
                 'room %s: entry number %s is not the next one (expected %s)',
                 p_room, p_n, r.last_n + 1);
         END IF;
         INSERT INTO room_log (room_id, n, kind, seat, data, at)
         VALUES (p_room, p_n, p_kind, p_seat, p_data, p_at);
-        UPDATE rooms SET last_n = p_n WHERE room_id = p_room;
+    END $$
+    """,
+    # A run of appends (a turn's moves) in one call, set-based: one UPDATE claims every room's
+    # run of numbers and one INSERT writes the entries. The fast path takes a batch whose runs
+    # are all in order and next, with one fencing number per room; anything else (a refusal,
+    # or an odd batch) is undone and replayed write by write, which says exactly why.
+    """
+    CREATE FUNCTION gamehall_append_many(p_rooms text[], p_ns integer[], p_kinds text[],
+                                         p_seats integer[], p_data text[],
+                                         p_ats double precision[], p_fences bigint[])
+    RETURNS void LANGUAGE plpgsql AS $$
+    DECLARE
+        claimed integer;
+    BEGIN
+        BEGIN
+            WITH items AS (
+                SELECT u.room, u.n, u.fence,
+                       u.n - row_number() OVER (PARTITION BY u.room ORDER BY u.ord) AS base
+                FROM unnest(p_rooms, p_ns, p_fences) WITH ORDINALITY AS u(room, n, fence, ord)
+            ), runs AS (
+                SELECT room, min(base) AS base, count(DISTINCT base) AS bases, max(n) AS last,
+                       min(fence) AS fence, count(DISTINCT fence) AS fences
+                FROM items GROUP BY room
+            )
+            UPDATE rooms SET last_n = runs.last,
+                             fence = GREATEST(rooms.fence, COALESCE(runs.fence, 0))
+            FROM runs
+            WHERE rooms.room_id = runs.room AND runs.bases = 1 AND rooms.last_n = runs.base
+              AND rooms.finished_at IS NULL AND runs.fences <= 1
+              AND (runs.fence IS NULL OR rooms.fence <= runs.fence);
+            GET DIAGNOSTICS claimed = ROW_COUNT;
+            IF claimed <> (SELECT count(DISTINCT room) FROM unnest(p_rooms) AS u(room)) THEN
+                RAISE EXCEPTION USING ERRCODE = 'GH999';  -- not the fast case: undo, go slow
+            END IF;
+        EXCEPTION WHEN SQLSTATE 'GH999' THEN
+            FOR i IN 1 .. COALESCE(array_length(p_rooms, 1), 0) LOOP
+                PERFORM gamehall_append(p_rooms[i], p_ns[i], p_kinds[i], p_seats[i], p_data[i],
+                                        p_ats[i], p_fences[i]);
+            END LOOP;
+            RETURN;
+        END;
+        INSERT INTO room_log (room_id, n, kind, seat, data, at)
+        SELECT * FROM unnest(p_rooms, p_ns, p_kinds, p_seats, p_data, p_ats);
     END $$
     """,
     # Merge like dict.update: a known key gets its new value in place, a new key is added at
@@ -348,7 +396,7 @@ class PostgresStore:
             raise StoreError("the store is closed")
         if not batch:
             return None
-        return self._commit_async([_statement(write) for write in batch])
+        return self._commit_async(_statements(batch))
 
     async def _commit_async(self, statements: list[_Statement]) -> None:
         try:
@@ -373,7 +421,7 @@ class PostgresStore:
         Raises:
             StoreError: as :meth:`commit`.
         """
-        statements = [_statement(write) for write in batch]
+        statements = _statements(batch)
         if not statements:
             return
         with self._connection() as conn, conn.pipeline(), conn.transaction():
@@ -482,6 +530,42 @@ class PostgresStore:
 # --------------------------------------------------------------------------------------------
 # One write as one function call (checked and encoded in Python first)
 # --------------------------------------------------------------------------------------------
+
+
+_APPEND_MANY = (
+    "SELECT gamehall_append_many(%s::text[], %s::integer[], %s::text[], %s::integer[],"
+    " %s::text[], %s::float8[], %s::bigint[])"
+)
+
+
+def _statements(batch: Batch) -> list[_Statement]:
+    """The batch as function calls, in order; each run of consecutive appends is one call
+    (:func:`_appends`), the other writes one call each."""
+    statements: list[_Statement] = []
+    run: list[Append] = []
+    for write in batch:
+        if isinstance(write, Append):
+            run.append(write)
+            continue
+        if run:
+            statements.append(_appends(run))
+            run = []
+        statements.append(_statement(write))
+    if run:
+        statements.append(_appends(run))
+    return statements
+
+
+def _appends(run: list[Append]) -> _Statement:
+    """Consecutive appends as one ``gamehall_append_many`` call (columns as arrays)."""
+    if len(run) == 1:
+        return _statement(run[0])
+    columns: tuple[list[Any], ...] = ([], [], [], [], [], [], [])
+    for write in run:
+        _, params = _statement(write)
+        for column, value in zip(columns, params, strict=True):
+            column.append(value)
+    return _APPEND_MANY, columns
 
 
 def _statement(write: Write) -> _Statement:
