@@ -283,3 +283,20 @@ def test_cg_accounts_live_beside_the_rooms_with_names_unique_hall_wide(url: str)
     finally:
         first.close()
         second.close()
+
+
+# --------------------------------------------------------------------------------------------
+# The test support itself: a missing service fails the run in CI
+# --------------------------------------------------------------------------------------------
+
+
+def test_without_postgresql_tests_skip_but_fail_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    import postgres_support
+
+    monkeypatch.setattr(postgres_support, "SERVER_URL", "postgresql://127.0.0.1:1/none?connect_timeout=2")
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception):
+        postgres_support.require_postgres()
+    monkeypatch.setenv("CI", "1")
+    with pytest.raises(pytest.fail.Exception, match="not reachable"):
+        postgres_support.require_postgres()
