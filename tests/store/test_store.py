@@ -1,8 +1,9 @@
 """The store keeps rooms and their logs exactly, refuses anything that would break a replay,
 and (SQLite) loses nothing a caller saw committed, even when the process is killed.
 
-Every behavioural test runs against both stores: the in-memory one the hall's unit tests use
-must behave like the real one.
+Every behavioural test runs against every store: the in-memory one the hall's unit tests use
+must behave like the real ones, SQLite and PostgreSQL (a fresh schema on the real server,
+skipped without one, failed in CI; its background commits awaited on a private loop).
 """
 
 from __future__ import annotations

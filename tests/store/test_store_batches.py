@@ -1,5 +1,5 @@
 """Group commit: ``Store.commit`` writes a batch of writes of many rooms in one transaction,
-in order, all or nothing, on both stores alike (the hall's outbox commits one per loop turn)."""
+in order, all or nothing, on every store alike (the hall's outbox commits one per loop turn)."""
 
 from __future__ import annotations
 
