@@ -2,7 +2,7 @@
 PostgreSQL (a fresh schema per test). A game is played by hall bots into the PostgreSQL store,
 then read back by the command line and over HTTP; and a server whose commits go through its
 loop in the background (``LoopClock.wait_for``) plays a game with bots, stops, and a second
-start rebuilds nothing that was finished and everything that was not.
+start rebuilds nothing that was finished and everything that was not; cg accounts live there too.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from gamehall.hall import FakeClock, Hall
 from gamehall.rules.aah import GAME_TYPE as AAH
 from gamehall.server.app import running_server
 from gamehall.store.postgres import PostgresStore
+from gamehall.store.postgres_accounts import PostgresAccounts, open_accounts
 
 FAST = {"aplimit": 2, "round_gap": 0.1, "autostart_delay": 1}
 
@@ -110,3 +111,16 @@ async def test_a_server_on_postgresql_commits_in_the_background_and_restores_wha
     async with running_server(config, listen={"web": 0}) as again:  # a restart rebuilds it
         assert again.hall.room(running_id) is not None
         assert again.hall.directory.get(finished_id) is None
+
+
+async def test_a_server_on_postgresql_keeps_cg_accounts_there(url: str) -> None:
+    config = dataclasses.replace(ServerConfig(), db=url)
+    async with running_server(config, listen={"cg": 0}) as server:
+        accounts = server._accounts_for_protocols()  # what the cg listener was lent
+        assert isinstance(accounts, PostgresAccounts)
+        assert accounts.create("Alice", "secret") is not None
+    elsewhere = open_accounts(url)  # another node, or the next start
+    try:
+        assert elsewhere.verify("alice", "secret") is not None
+    finally:
+        elsewhere.close()
