@@ -8,7 +8,8 @@ differences a caller sees:
   sent on the caller's event loop through an ``AsyncConnection`` and the awaitable finishes
   when PostgreSQL has committed it (the hall's outbox waits for it through
   ``LoopClock.wait_for``). A batch is **one round trip**: ``BEGIN``, one function call per
-  write, ``COMMIT``, sent in psycopg's pipeline mode.
+  write (a run of consecutive appends, a turn's moves, is one set-based call), ``COMMIT``,
+  sent in psycopg's pipeline mode.
 - **Fencing.** Every room row keeps an owner fencing number (``rooms.fence``). A write whose
   ``fence`` is set (the lease's number, :class:`~gamehall.store.base.Append` and friends) is
   refused when it is *lower* than the stored one, and raises it otherwise, inside the same
@@ -24,7 +25,8 @@ values are checked and encoded in Python first by the same helpers the other sto
 
 Reads (crash recovery at start, replays, recent rooms) and the one-write methods for tools and
 tests are synchronous, on a second, ordinary connection, like SQLite's (they block the loop for
-one round trip; the server reads only at start and for replay pages).
+one round trip; the server reads only at start and for replay pages). A read whose connection
+the database cut is repeated once on a new one.
 
 Durability: a commit returns after PostgreSQL's ``COMMIT``, so with the server's default
 ``synchronous_commit=on`` an accepted move survives the gamehall process, the database process
