@@ -87,13 +87,20 @@ def _contest_parser(commands: Any) -> None:
     who.add_argument("--entrants", metavar="FILE", help="the entrants file (TOML)")
     who.add_argument("--demo", action="store_true", help="the project's own bots of graded strength")
     run.add_argument("--format", default="round-robin", choices=FORMATS, dest="format_name")
-    run.add_argument("--games-per-pairing", type=_positive, metavar="N", help="default: the table's seat count")
-    run.add_argument("--rounds", type=_positive, metavar="N", help="swiss rounds (default: log2 of the field)")
+    run.add_argument(
+        "--games-per-pairing", type=_positive, metavar="N", help="default: the table's seat count"
+    )
+    run.add_argument(
+        "--rounds", type=_positive, metavar="N", help="swiss rounds (default: log2 of the field)"
+    )
     run.add_argument("--seed", type=int, default=1, metavar="S")
     run.add_argument("--out", default=None, metavar="DIR", help="default: ./contest-GAME-SEED")
     run.add_argument("--parallel", type=_positive, default=1, metavar="K", help="games at once")
     run.add_argument(
-        "--port-base", type=_port, metavar="B", help="the game on port B, the browser on B+1 (0: any free ports)"
+        "--port-base",
+        type=_port,
+        metavar="B",
+        help="the game on port B, the browser on B+1 (0: any free ports)",
     )
     replay = actions.add_parser("replay", help="recompute every result and the standings from the logs")
     replay.add_argument("directory", metavar="DIR")
@@ -215,7 +222,10 @@ def _contest_run(args: argparse.Namespace) -> int:
     print(f"{len(result.reports)} game(s), {result.failures} with a failure; results in {out_dir}/")
     if args.demo:
         held = expected_order_holds(result.standings)
-        print("demo: the graded order " + ("came out" if held else "did NOT come out (luck over too few games?)"))
+        print(
+            "demo: the graded order "
+            + ("came out" if held else "did NOT come out (luck over too few games?)")
+        )
     return 0
 
 

@@ -79,14 +79,20 @@ class EntrantsFile:
     seats: int | None = None
     deadlines: Mapping[str, float | int] = field(default_factory=dict)
     config: Mapping[str, JSON] = field(default_factory=dict)
-    limits: Limits = Limits()
+    limits: Limits = field(default_factory=Limits)
 
     def deadlines_over(self, default: Deadlines) -> Deadlines:
         """The game's default deadlines with this file's overrides."""
         return replace(default, **self.deadlines)  # type: ignore[arg-type]
 
 
-_DEADLINE_KEYS = {"soft_s": float, "hard_s": float, "connect_s": float, "soft_strikes": int, "max_errors": int}
+_DEADLINE_KEYS = {
+    "soft_s": float,
+    "hard_s": float,
+    "connect_s": float,
+    "soft_strikes": int,
+    "max_errors": int,
+}
 
 
 def load_entrants(path: str | Path) -> EntrantsFile:
@@ -197,7 +203,9 @@ def _limits(raw: Any) -> Limits:
 def _only(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
     unknown = sorted(set(table) - allowed)
     if unknown:
-        raise EntrantsError(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(allowed))})")
+        raise EntrantsError(
+            f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(allowed))})"
+        )
 
 
 def substitute(command: Sequence[str], values: Mapping[str, str]) -> list[str]:

@@ -71,11 +71,17 @@ def table_size(profile: GameProfile, entrants: EntrantsFile) -> int:
         LaunchError: outside the game's range, or too few entrants for the game.
     """
     count = len(entrants.entrants)
-    seats = entrants.seats if entrants.seats is not None else max(profile.min_seats, min(profile.seats, count))
+    seats = (
+        entrants.seats if entrants.seats is not None else max(profile.min_seats, min(profile.seats, count))
+    )
     if not profile.min_seats <= seats <= profile.max_seats:
-        raise LaunchError(f"{profile.game} is played at {profile.min_seats} to {profile.max_seats} seats, not {seats}")
+        raise LaunchError(
+            f"{profile.game} is played at {profile.min_seats} to {profile.max_seats} seats, not {seats}"
+        )
     if len(entrants.entrants) < seats:
-        raise LaunchError(f"{profile.game} needs {seats} entrants at a table; the file has {len(entrants.entrants)}")
+        raise LaunchError(
+            f"{profile.game} needs {seats} entrants at a table; the file has {len(entrants.entrants)}"
+        )
     return seats
 
 
@@ -195,7 +201,9 @@ def expected_order_holds(standings: Standings) -> bool:
     (entrants without a grade are not compared): the ``--demo`` check."""
     graded = [row for row in standings.rows if row.grade is not None]
     return all(
-        not (a.grade is not None and b.grade is not None and a.grade < b.grade) for i, a in enumerate(graded) for b in graded[i + 1 :]
+        not (a.grade is not None and b.grade is not None and a.grade < b.grade)
+        for i, a in enumerate(graded)
+        for b in graded[i + 1 :]
     )
 
 
@@ -213,7 +221,8 @@ def demo_entrants(game: str, python: str = sys.executable) -> EntrantsFile:
         roster = [(f"strong{i}", "heuristic", 2) for i in range(1, strong + 1)]
         roster += [(f"random{i}", "random", 1) for i in range(1, profile.seats - strong + 1)]
     entrants = tuple(
-        Entrant(name=name, grade=grade, command=entrant_command(game, policy, python)) for name, policy, grade in roster
+        Entrant(name=name, grade=grade, command=entrant_command(game, policy, python))
+        for name, policy, grade in roster
     )
     return EntrantsFile(entrants=entrants, title=f"{game} demo: the project's bots")
 

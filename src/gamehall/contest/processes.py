@@ -66,7 +66,7 @@ class EntrantProcess:
                 stdout=log,
                 stderr=asyncio.subprocess.STDOUT,
                 env={**os.environ, **env},
-                preexec_fn=limiter(limits),  # noqa: PLW1509 - the limits must be set before exec
+                preexec_fn=limiter(limits),  # the limits are set in the child, before exec
                 start_new_session=True,
             )
         return cls(process, log_path)
@@ -82,7 +82,11 @@ class EntrantProcess:
             return None
         if code < 0:
             name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
-            cause = {"SIGXCPU": "CPU limit", "SIGKILL": "CPU limit or killed", "SIGSEGV": "crash or memory limit"}
+            cause = {
+                "SIGXCPU": "CPU limit",
+                "SIGKILL": "CPU limit or killed",
+                "SIGSEGV": "crash or memory limit",
+            }
             return f"killed by {name} ({cause.get(name, 'crash')})"
         return f"exited with status {code}" + (" (memory limit)" if self._log_mentions("MemoryError") else "")
 

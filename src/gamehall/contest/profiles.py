@@ -50,8 +50,12 @@ PROFILES: Mapping[str, GameProfile] = {
     "mrjack": GameProfile("mrjack", "mrjack", 2, 2, 2, Deadlines(soft_s=2.0, hard_s=10.0)),
     "doppelkopf": GameProfile("doppelkopf", "cg", 4, 4, 4, Deadlines(soft_s=2.0, hard_s=10.0)),
     # The judge's pick is a matter of taste, not strength: no meaningful grading.
-    "aah": GameProfile("aah", "aah", 4, 3, 8, Deadlines(soft_s=2.0, hard_s=10.0), {}, graded=False, seats_setting="playermax"),
-    "ursuppe": GameProfile("ursuppe", "urserver", 3, 3, 4, Deadlines(soft_s=2.0, hard_s=10.0), seats_setting="players"),
+    "aah": GameProfile(
+        "aah", "aah", 4, 3, 8, Deadlines(soft_s=2.0, hard_s=10.0), {}, graded=False, seats_setting="playermax"
+    ),
+    "ursuppe": GameProfile(
+        "ursuppe", "urserver", 3, 3, 4, Deadlines(soft_s=2.0, hard_s=10.0), seats_setting="players"
+    ),
     # A duplicate turn is a window of time_per_turn seconds for everyone at once.
     "words": GameProfile(
         "words",

@@ -113,12 +113,18 @@ def _compare(where: str, written: Any, again: Any) -> list[str]:
         out = []
         for key in sorted(set(written) | set(again), key=str):
             if key not in written or key not in again:
-                out.append(f"{where}.{key}: {written.get(key, '<missing>')!r} != {again.get(key, '<missing>')!r}")
+                out.append(
+                    f"{where}.{key}: {written.get(key, '<missing>')!r} != {again.get(key, '<missing>')!r}"
+                )
             else:
                 out += _compare(f"{where}.{key}", written[key], again[key])
         return out
     if isinstance(written, list) and isinstance(again, list) and len(written) == len(again):
-        return [d for i, (a, b) in enumerate(zip(written, again, strict=True)) for d in _compare(f"{where}[{i}]", a, b)]
+        return [
+            d
+            for i, (a, b) in enumerate(zip(written, again, strict=True))
+            for d in _compare(f"{where}[{i}]", a, b)
+        ]
     if written != again:
         return [f"{where}: written {written!r}, logs give {again!r}"]
     return []

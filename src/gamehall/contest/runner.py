@@ -57,7 +57,7 @@ class ContestPlan:
     seats: int
     games_per_pairing: int
     parallel: int = 1
-    limits: Limits = Limits()
+    limits: Limits = field(default_factory=Limits)
     organiser: str = "organiser"
 
     def to_json(self) -> dict[str, JSON]:
@@ -248,9 +248,17 @@ class ContestRunner:
             if not play.done():
                 play.cancel()
 
-    async def _start(self, order: GameOrder, seat: int, login: str, entrant: Entrant) -> EntrantProcess | None:
+    async def _start(
+        self, order: GameOrder, seat: int, login: str, entrant: Entrant
+    ) -> EntrantProcess | None:
         assert entrant.command is not None
-        values = {"host": self.host, "port": str(self.port), "name": login, "game": order.game, "seat": str(seat)}
+        values = {
+            "host": self.host,
+            "port": str(self.port),
+            "name": login,
+            "game": order.game,
+            "seat": str(seat),
+        }
         env = {
             "GAMEHALL_HOST": self.host,
             "GAMEHALL_PORT": str(self.port),
@@ -260,13 +268,17 @@ class ContestRunner:
         }
         log_path = self.plan.out_dir / "logs" / f"{order.number:04d}-{entrant.name}.txt"
         try:
-            return await EntrantProcess.start(substitute(entrant.command, values), env, log_path, self.plan.limits)
+            return await EntrantProcess.start(
+                substitute(entrant.command, values), env, log_path, self.plan.limits
+            )
         except OSError as exc:
             self.notes.append(f"game {order.number}: {entrant.name} could not be started: {exc}")
             self.hall.forfeit(order.contest_id, login, ForfeitReason.PROCESS_VIOLATION)
             return None
 
-    async def _watch(self, order: GameOrder, login: str, process: EntrantProcess, play: asyncio.Task[GameReport]) -> None:
+    async def _watch(
+        self, order: GameOrder, login: str, process: EntrantProcess, play: asyncio.Task[GameReport]
+    ) -> None:
         """Report a process that ends against the rules while its game is still on."""
         await process.wait()
         violation = process.violation()
@@ -297,7 +309,9 @@ class ContestRunner:
 
     def _write_standings(self) -> None:
         out = self.plan.out_dir
-        (out / STANDINGS_JSON).write_text(json.dumps(self.standings.to_json(), indent=2, sort_keys=True) + "\n")
+        (out / STANDINGS_JSON).write_text(
+            json.dumps(self.standings.to_json(), indent=2, sort_keys=True) + "\n"
+        )
         (out / STANDINGS_CSV).write_text(standings_csv(self.standings))
 
     def snapshot(self) -> dict[str, JSON]:

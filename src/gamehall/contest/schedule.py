@@ -211,7 +211,9 @@ class Knockout:
 
     name = "knockout"
 
-    def __init__(self, names: Sequence[str], games_per_pairing: int, seed: int, *, duplicate: bool = False) -> None:
+    def __init__(
+        self, names: Sequence[str], games_per_pairing: int, seed: int, *, duplicate: bool = False
+    ) -> None:
         if len(names) < 2:
             raise ScheduleError("knockout needs at least 2 entrants")
         self.seeds = {name: i for i, name in enumerate(names)}
@@ -247,7 +249,9 @@ class Knockout:
         a, b = pair
         if a is None or b is None:
             return a or b
-        this_round = [r for r in played if r.order.round == self.round and set(r.order.entrants.values()) == {a, b}]
+        this_round = [
+            r for r in played if r.order.round == self.round and set(r.order.entrants.values()) == {a, b}
+        ]
         points = points_by_entrant(this_round)
         return max((a, b), key=lambda n: (points.get(n, 0.0), -self.seeds[n]))
 
@@ -276,7 +280,9 @@ def make_format(
     if name == "round-robin":
         return RoundRobin(names, seats, games_per_pairing, seed, duplicate=duplicate)
     if name in ("swiss", "knockout") and seats != 2:
-        raise ScheduleError(f"{name} pairs entrants head to head: it needs a table of 2 seats (this one has {seats})")
+        raise ScheduleError(
+            f"{name} pairs entrants head to head: it needs a table of 2 seats (this one has {seats})"
+        )
     if name == "swiss":
         return Swiss(names, games_per_pairing, seed, rounds=rounds, duplicate=duplicate)
     if name == "knockout":

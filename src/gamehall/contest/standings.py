@@ -96,9 +96,12 @@ class Standings:
         return {
             "standings": [row.to_json() for row in self.rows],
             "crosstable": {
-                a: {b: round(p, DIGITS) for b, p in sorted(cols.items())} for a, cols in sorted(self.crosstable.items())
+                a: {b: round(p, DIGITS) for b, p in sorted(cols.items())}
+                for a, cols in sorted(self.crosstable.items())
             },
-            "ratings": {name: [[int(g), round(o, DIGITS)] for g, o in h] for name, h in sorted(self.ratings.items())},
+            "ratings": {
+                name: [[int(g), round(o, DIGITS)] for g, o in h] for name, h in sorted(self.ratings.items())
+            },
         }
 
     def leader(self) -> str | None:
@@ -156,9 +159,11 @@ def _count(
             against[other.entrant] = against.get(other.entrant, 0.0) + score
 
 
-CSV_FIELDS = ("place", "name", "grade", "games", "points", "wins", "draws", "losses", "soft_timeouts") + tuple(
-    f"forfeit_{reason}" for reason in REASONS
-) + ("mu", "sigma", "ordinal")
+CSV_FIELDS = (
+    *("place", "name", "grade", "games", "points", "wins", "draws", "losses", "soft_timeouts"),
+    *(f"forfeit_{reason}" for reason in REASONS),
+    *("mu", "sigma", "ordinal"),
+)
 
 
 def standings_csv(standings: Standings) -> str:
