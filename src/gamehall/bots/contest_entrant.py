@@ -113,9 +113,16 @@ async def _ursuppe(args: argparse.Namespace) -> tuple[bool, str]:
     from gamehall.bots.ursuppe.wire import UrWireBot
 
     bot = UrWireBot(
-        args.host, args.port, args.name, creates=False, players=0, policy=_strong(args), rng=_rng(args), games=1,
+        args.host,
+        args.port,
+        args.name,
+        creates=False,
+        players=0,
+        policy=_strong(args),
+        rng=_rng(args),
+        games=1,
         game_prefix=args.table,
-    )  # fmt: skip
+    )
     result = await bot.run()
     return bool(
         result.games

@@ -350,7 +350,9 @@ class Hall:
         room.on_change = self.lobby.touched
         return room
 
-    def password_work(self, password: str | None, room_id: str | None = None) -> Callable[[], None] | None:
+    def password_work(
+        self, password: str | None, room_id: str | None = None
+    ) -> Callable[[], None] | None:
         """The slow part (scrypt) of a later ``create_room`` (``room_id`` None) or join/spectate
         of ``room_id`` with ``password``, as a closure a worker thread may run; ``None`` when
         there is nothing slow to do (no password, no such room, a room without password).

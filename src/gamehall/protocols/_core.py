@@ -490,7 +490,9 @@ class HallPort(Protocol):
         """The games this hall hosts (their settings schemas and action codecs)."""
         ...
 
-    def password_work(self, password: str | None, room_id: str | None = None) -> Callable[[], None] | None:
+    def password_work(
+        self, password: str | None, room_id: str | None = None
+    ) -> Callable[[], None] | None:
         """The slow part (scrypt) of a later create (``room_id`` None) or join/spectate of
         ``room_id`` with ``password``, as a closure for :meth:`Wire.offload`; ``None`` when
         nothing is slow. The later hall call then finds the answer ready."""
