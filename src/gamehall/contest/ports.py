@@ -120,7 +120,11 @@ class ContestHall(Protocol):
         ...
 
     async def play(self, order: GameOrder) -> GameReport:
-        """Create the room with every seat reserved, wait for the game's end, report it."""
+        """Create the room with every seat reserved, wait for the game's end, report it.
+
+        The room exists, its seats reserved, before ``play`` first suspends: the runner starts
+        the entrants' processes right after that (they may connect at once).
+        """
         ...
 
     def forfeit(self, contest_id: str, login: str, reason: ForfeitReason) -> None:
