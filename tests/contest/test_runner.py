@@ -122,3 +122,36 @@ def test_the_progress_line_is_redrawn_on_a_terminal() -> None:
     line.finish()
     text = out.getvalue()
     assert text.count("\r\x1b[2K") == 2 and text.endswith("2/4 games  leader ann 1.5  failures 1\n")
+
+
+CONNECTS = (
+    "import os, socket\n"
+    "env = os.environ\n"
+    "s = socket.create_connection((env['GAMEHALL_HOST'], int(env['GAMEHALL_PORT'])))\n"
+    "print('connected to', s.getpeername()[1], 'as', env['GAMEHALL_NAME'], 'seat', env['GAMEHALL_SEAT'])\n"
+)
+
+
+async def test_run_contest_starts_its_own_server_and_entrants_reach_its_game_port(tmp_path: Path) -> None:
+    import sys
+
+    from gamehall.contest.launch import run_contest
+
+    command = (sys.executable, "-c", CONNECTS)
+    entrants = EntrantsFile((Entrant("ann", None, command), Entrant("bob", None, command)))
+    options = RunOptions("mrjack", "round-robin", entrants, tmp_path, seed=1, games_per_pairing=1)
+    plan, contest_format = plan_contest(options)
+    halls: list[FakeContestHall] = []
+
+    def factory(hall: object) -> FakeContestHall:
+        assert getattr(hall, "tournament", None) is True  # no bot takes a dropped seat over
+        halls.append(FakeContestHall(tmp_path / "fake.db", STRENGTH, delay=1.0))
+        return halls[0]
+
+    out = io.StringIO()
+    result = await run_contest(plan, contest_format, port_base=0, hall_factory=factory, out=out, tty=False)
+    assert len(result.reports) == 1 and (tmp_path / "contest.db").exists()
+    assert out.getvalue().startswith(f"contest {plan.contest_id}: http://127.0.0.1:")
+    ann = (tmp_path / "logs" / "0001-ann.txt").read_text().splitlines()[-1]
+    assert ann.startswith("connected to ") and ann.endswith(" as ann seat 0")
+    assert int(ann.split()[2]) != 4712  # --port-base 0: a free port, not the game's usual one
