@@ -102,6 +102,9 @@ def _contest_parser(commands: Any) -> None:
         metavar="B",
         help="the game on port B, the browser on B+1 (0: any free ports)",
     )
+    run.add_argument(
+        "--organiser", default="organiser", metavar="NAME", help="the login that may stop it in the browser"
+    )
     replay = actions.add_parser("replay", help="recompute every result and the standings from the logs")
     replay.add_argument("directory", metavar="DIR")
 
@@ -205,6 +208,7 @@ def _contest_run(args: argparse.Namespace) -> int:
             games_per_pairing=games,
             rounds=args.rounds,
             port_base=args.port_base,
+            organiser=args.organiser,
         )
         plan, contest_format = plan_contest(options)
         check_out_dir(out_dir)

@@ -10,6 +10,7 @@ server's hall into the :class:`~gamehall.contest.ports.ContestHall` the runner p
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import sys
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -61,6 +62,7 @@ class RunOptions:
     games_per_pairing: int | None = None
     rounds: int | None = None
     port_base: int | None = None
+    organiser: str = "organiser"
 
 
 def table_size(profile: GameProfile, entrants: EntrantsFile) -> int:
@@ -130,6 +132,7 @@ def plan_contest(options: RunOptions) -> tuple[ContestPlan, Format]:
         games_per_pairing=games,
         parallel=options.parallel,
         limits=options.entrants.limits,
+        organiser=options.organiser,
     )
     return plan, contest_format
 
@@ -199,12 +202,8 @@ def check_out_dir(out_dir: Path) -> None:
 def expected_order_holds(standings: Standings) -> bool:
     """Whether every entrant of a higher grade placed above every entrant of a lower one
     (entrants without a grade are not compared): the ``--demo`` check."""
-    graded = [row for row in standings.rows if row.grade is not None]
-    return all(
-        not (a.grade is not None and b.grade is not None and a.grade < b.grade)
-        for i, a in enumerate(graded)
-        for b in graded[i + 1 :]
-    )
+    grades = [row.grade for row in standings.rows if row.grade is not None]
+    return all(higher >= lower for higher, lower in itertools.pairwise(grades))
 
 
 def demo_entrants(game: str, python: str = sys.executable) -> EntrantsFile:

@@ -81,7 +81,10 @@ class EntrantProcess:
         if code is None or code == 0 or self.stopped_by_us:
             return None
         if code < 0:
-            name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
             cause = {
                 "SIGXCPU": "CPU limit",
                 "SIGKILL": "CPU limit or killed",
