@@ -45,6 +45,7 @@ class FakeContestHall:
         self.closed: list[Mapping[str, JSON]] = []
         self.forfeits: list[tuple[str, str, ForfeitReason]] = []
         self.orders: list[GameOrder] = []
+        self.accounts: list[tuple[str, str, str]] = []
         self.playing: set[str] = set()  # entrants in a game right now
         self.overlaps: list[str] = []  # entrants seen in two games at once
         self.max_running = 0
@@ -99,6 +100,9 @@ class FakeContestHall:
         self.store.create_room(report.room_id, order.game, dict(order.config), order.seed, {}, now)
         self.store.finish(report.room_id, report_to_json(report), now)
         return report
+
+    def register_account(self, protocol: str, login: str, password: str) -> None:
+        self.accounts.append((protocol, login, password))
 
     def forfeit(self, contest_id: str, login: str, reason: ForfeitReason) -> None:
         self.forfeits.append((contest_id, login, reason))

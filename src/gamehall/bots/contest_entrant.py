@@ -8,10 +8,12 @@
 This is the command ``gamehall contest run --demo`` starts for each entrant and game (see
 :func:`gamehall.contest.launch.entrant_command`), and what an organiser may put in an entrants
 file to fill a field. The bot logs in under ``--name`` and goes to its seat the way the game's
-wire bot returns to a held seat (a contest seat is reserved for the login name, like a seat
-held after a drop): Mr. Jack sends ``nick`` and ``init`` with the role of ``--seat`` (0: Mr.
-Jack, 1: the detective); Doppelkopf waits for the table's invitation; the words bot lets the
-server seat it; Ursuppe joins ``--table``; AAH joins the table.
+wire bot returns to a held seat (the hall side holds a contest seat for the login name, as
+after a restart): Mr. Jack sends ``nick`` and ``init`` with the role of ``--seat`` (0: Mr.
+Jack, 1: the detective); Doppelkopf logs in to its cg account (``--password``); the words bot
+logs in and is seated; Ursuppe sends ``TEILNEHMEN`` with the game's name (``--table``); AAH
+sends ``JOIN``. The runner passes the table name and the password in the environment
+(``GAMEHALL_TABLE``, ``GAMEHALL_PASSWORD``).
 
 Policies: ``random`` and ``heuristic`` are the game's bot policies (graded strength: the
 heuristic is the stronger, except in AAH where the judge picks by taste). Two more exist
@@ -32,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import random
 import sys
 import time
@@ -53,7 +56,16 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", required=True, help="the login name the contest reserved")
     parser.add_argument("--seat", type=int, default=0, help="the seat (Mr. Jack: 0 plays Mr. Jack)")
     parser.add_argument("--policy", default="random", choices=POLICIES)
-    parser.add_argument("--table", default="contest", help="Ursuppe: the game to join")
+    parser.add_argument(
+        "--table",
+        default=os.environ.get("GAMEHALL_TABLE", ""),
+        help="the game's name where a protocol lists games by name (default: $GAMEHALL_TABLE)",
+    )
+    parser.add_argument(
+        "--password",
+        default=os.environ.get("GAMEHALL_PASSWORD", "botpass"),
+        help="Doppelkopf: the cg account's password (default: $GAMEHALL_PASSWORD)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="the bot's own randomness")
     return parser
 
@@ -101,8 +113,15 @@ async def _doppelkopf(args: argparse.Namespace) -> tuple[bool, str]:
     from gamehall.bots.doppelkopf.wire import CgWireBot
 
     bot = CgWireBot(
-        args.host, args.port, args.name, policy=_strong(args), seed=args.seed, wait_for_invite=True
+        args.host,
+        args.port,
+        args.name,
+        args.password,
+        policy=_strong(args),
+        seed=args.seed,
+        flavor="gamehall",
     )
+    bot.player.in_game = True  # its seat is waiting: the login is a return to it, no lobby of its own
     stats = await bot.run()
     return bool(
         stats.games_finished
@@ -112,18 +131,18 @@ async def _doppelkopf(args: argparse.Namespace) -> tuple[bool, str]:
 async def _ursuppe(args: argparse.Namespace) -> tuple[bool, str]:
     from gamehall.bots.ursuppe.wire import UrWireBot
 
-    bot = UrWireBot(
-        args.host,
-        args.port,
-        args.name,
-        creates=False,
-        players=0,
-        policy=_strong(args),
-        rng=_rng(args),
-        games=1,
-        game_prefix=args.table,
+    class ReservedSeat(UrWireBot):
+        """Its seat is waiting: ``TEILNEHMEN``/``PASSWORT``/``NAME`` at once, as a bot coming
+        back to a held seat does, instead of waiting in ``LISTE`` for a new game."""
+
+        async def _join(self, game: str, read_line: Any, send: Any) -> str | None:
+            return await self._retake(game, read_line, send)
+
+    bot = ReservedSeat(
+        args.host, args.port, args.name, creates=False, players=0, policy=_strong(args), rng=_rng(args)
     )
-    result = await bot.run()
+    await bot._play_one(args.table)  # one game, by the contest room's name
+    result = bot.result
     return bool(
         result.games
     ), f"scores {result.games[-1] if result.games else '-'}, {len(result.errors)} refused"
@@ -144,8 +163,10 @@ async def _words(args: argparse.Namespace) -> tuple[bool, str]:
     from gamehall.bots.words.wire import WordsWireBot, WordsWirePlayer, strength_of
     from gamehall.protocols.jduplicate import messages as m
 
-    player = WordsWirePlayer(args.name, m.Version.V10, strength=strength_of(_strong(args)), rng=_rng(args))
-    player.rejoining = True  # the contest seated this name: the server puts it into its game
+    player = WordsWirePlayer(
+        args.name, m.Version.V10, join=args.table or None, strength=strength_of(_strong(args)), rng=_rng(args)
+    )
+    player.rejoining = True  # its seat is waiting: no create or join, the login seats it
     result = await WordsWireBot(args.host, args.port, player).run()
     ranking = ", ".join(f"{name} {total}" for name, total in result.ranking) or "-"
     return bool(result.ranking), f"ranking {ranking}, {len(result.errors)} refused"

@@ -41,7 +41,6 @@ from gamehall.rules._core import JSON
 
 MAX_NAME = 10
 NAME_PATTERN = re.compile(rf"[A-Za-z][A-Za-z0-9_]{{0,{MAX_NAME - 1}}}")
-PLACEHOLDERS = ("{host}", "{port}", "{name}", "{game}", "{seat}")
 
 
 class EntrantsError(ValueError):
@@ -209,8 +208,8 @@ def _only(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
 
 
 def substitute(command: Sequence[str], values: Mapping[str, str]) -> list[str]:
-    """``command`` with ``{host}``, ``{port}``, ``{name}``, ``{game}``, ``{seat}`` replaced
-    (plain text replacement: any other brace stays as written)."""
+    """``command`` with ``{KEY}`` replaced by ``values[KEY]`` (the runner's keys: host, port,
+    name, game, seat, table, password); plain text replacement, any other brace stays."""
     out = []
     for arg in command:
         for key, value in values.items():

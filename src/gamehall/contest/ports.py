@@ -127,6 +127,13 @@ class ContestHall(Protocol):
         """
         ...
 
+    def register_account(self, protocol: str, login: str, password: str) -> None:
+        """Make sure ``login`` can log in over ``protocol`` with ``password`` (cg seats are
+        found by account; the other protocols have no accounts). The runner calls it for every
+        started entrant's login before ``play``; an entrant that connects on its own brings its
+        own account."""
+        ...
+
     def forfeit(self, contest_id: str, login: str, reason: ForfeitReason) -> None:
         """End ``login``'s game now with ``reason`` (the runner killed its process)."""
         ...

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,6 +127,8 @@ class ContestRunner:
         self.notes: list[str] = []
         self.standings = compute_standings(plan.entrants, [])
         self._busy: set[str] = set()
+        self.password = secrets.token_urlsafe(12)
+        """The password of every started entrant's login (cg accounts), new for each contest."""
         self._stopped = False
         self._over = False
 
@@ -227,6 +230,9 @@ class ContestRunner:
 
     async def play_game(self, order: GameOrder) -> GameReport:
         """Play one game: the hall's ``play``, the started entrants beside it, then stop them."""
+        for login in order.seats:
+            if self.by_name[order.entrants[login]].started:
+                self.hall.register_account(order.protocol, login, self.password)
         play = asyncio.create_task(self.hall.play(order))
         await asyncio.sleep(0)  # the hall has created the room and reserved its seats
         processes: dict[str, EntrantProcess] = {}
@@ -258,14 +264,10 @@ class ContestRunner:
             "name": login,
             "game": order.game,
             "seat": str(seat),
+            "table": table_name(order),
+            "password": self.password,
         }
-        env = {
-            "GAMEHALL_HOST": self.host,
-            "GAMEHALL_PORT": str(self.port),
-            "GAMEHALL_NAME": login,
-            "GAMEHALL_GAME": order.game,
-            "GAMEHALL_SEAT": str(seat),
-        }
+        env = {f"GAMEHALL_{key.upper()}": value for key, value in values.items()}
         log_path = self.plan.out_dir / "logs" / f"{order.number:04d}-{entrant.name}.txt"
         try:
             return await EntrantProcess.start(
@@ -352,6 +354,17 @@ def _slot_json(slot: _Slot) -> dict[str, JSON]:
         "state": slot.state,
         "result": result,
     }
+
+
+def table_name(order: GameOrder) -> str:
+    """The name under which a protocol that lists games by name (UrServer, JDuplicate) shows
+    this game: the hall side's room title (empty where this build has no hall side)."""
+    try:
+        from gamehall.contest import hall_side  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return ""
+    title: str = hall_side.room_title(order)
+    return title
 
 
 def describe_game(report: GameReport) -> str:
