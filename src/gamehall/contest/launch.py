@@ -10,6 +10,7 @@ server's hall into the :class:`~gamehall.contest.ports.ContestHall` the runner p
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import itertools
 import sys
 from collections.abc import Callable, Sequence
@@ -42,7 +43,7 @@ def default_hall_factory() -> HallFactory:
         LaunchError: this build has no hall side of contest mode.
     """
     try:
-        from gamehall.contest import hall_side  # type: ignore[attr-defined,unused-ignore]
+        hall_side = importlib.import_module("gamehall.contest.hall_side")
     except ImportError as exc:
         raise LaunchError("this build has no contest hall side (gamehall.contest.hall_side)") from exc
     factory: HallFactory = hall_side.contest_hall

@@ -48,7 +48,17 @@ class GameProfile:
 
 PROFILES: Mapping[str, GameProfile] = {
     "mrjack": GameProfile("mrjack", "mrjack", 2, 2, 2, Deadlines(soft_s=2.0, hard_s=10.0)),
-    "doppelkopf": GameProfile("doppelkopf", "cg", 4, 4, 4, Deadlines(soft_s=2.0, hard_s=10.0)),
+    # No wire pacing between bots, and a short wait for "cards created": the first player's
+    # clock runs from the deal, and the default pacing alone would eat its hard deadline.
+    "doppelkopf": GameProfile(
+        "doppelkopf",
+        "cg",
+        4,
+        4,
+        4,
+        Deadlines(soft_s=2.0, hard_s=10.0),
+        {"deal_interval_s": 0.0, "trick_close_delay_s": 0.0, "loading_timeout_s": 0.5},
+    ),
     # The judge's pick is a matter of taste, not strength: no meaningful grading.
     "aah": GameProfile(
         "aah", "aah", 4, 3, 8, Deadlines(soft_s=2.0, hard_s=10.0), {}, graded=False, seats_setting="playermax"
@@ -56,14 +66,16 @@ PROFILES: Mapping[str, GameProfile] = {
     "ursuppe": GameProfile(
         "ursuppe", "urserver", 3, 3, 4, Deadlines(soft_s=2.0, hard_s=10.0), seats_setting="players"
     ),
-    # A duplicate turn is a window of time_per_turn seconds for everyone at once.
+    # A duplicate turn is a window of time_per_turn seconds for everyone at once, and a seat
+    # stays "to move" until it closes (a better move may replace the first): both deadlines lie
+    # beyond the window and its grace.
     "words": GameProfile(
         "words",
         "jduplicate",
         2,
         1,
         8,
-        Deadlines(soft_s=30.0, hard_s=40.0),
+        Deadlines(soft_s=35.0, hard_s=40.0),
         {"preset": "DupEN", "time_per_turn": 30, "end_turn_when_all_moved": True},
         duplicate=True,
         seats_setting="max_players",

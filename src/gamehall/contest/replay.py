@@ -10,6 +10,7 @@ result that the log does not support cannot pass.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -49,7 +50,7 @@ def default_report_of() -> ReportOf:
         ReplayError: this build has no hall side of contest mode.
     """
     try:
-        from gamehall.contest import hall_side  # type: ignore[attr-defined,unused-ignore]
+        hall_side = importlib.import_module("gamehall.contest.hall_side")
     except ImportError as exc:
         raise ReplayError("this build has no contest hall side (gamehall.contest.hall_side)") from exc
     report_of: ReportOf = hall_side.report_of

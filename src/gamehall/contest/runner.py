@@ -16,6 +16,7 @@ login name per game (``name_N``, N the game number).
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import logging
 import secrets
@@ -360,11 +361,10 @@ def table_name(order: GameOrder) -> str:
     """The name under which a protocol that lists games by name (UrServer, JDuplicate) shows
     this game: the hall side's room title (empty where this build has no hall side)."""
     try:
-        from gamehall.contest import hall_side  # type: ignore[attr-defined,unused-ignore]
+        hall_side = importlib.import_module("gamehall.contest.hall_side")
     except ImportError:
         return ""
-    title: str = hall_side.room_title(order)
-    return title
+    return str(hall_side.room_title(order))
 
 
 def describe_game(report: GameReport) -> str:
