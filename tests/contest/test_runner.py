@@ -155,3 +155,6 @@ async def test_run_contest_starts_its_own_server_and_entrants_reach_its_game_por
     ann = (tmp_path / "logs" / "0001-ann.txt").read_text().splitlines()[-1]
     assert ann.startswith("connected to ") and ann.endswith(" as ann seat 0")
     assert int(ann.split()[2]) != 4712  # --port-base 0: a free port, not the game's usual one
+    accounts = halls[0].accounts  # started entrants log in with the contest's password
+    assert [(protocol, login) for protocol, login, _ in accounts] == [("mrjack", "ann"), ("mrjack", "bob")]
+    assert len({password for _, _, password in accounts}) == 1
