@@ -72,7 +72,7 @@ async def test_a_four_entrant_tournament_types_every_failure_and_replays(game: s
         assert forfeits.count(("sleeper", ForfeitReason.TIMEOUT)) >= 4
         assert forfeits.count(("cheater", ForfeitReason.RULE_VIOLATION)) >= 4
     rows = {row.name: row for row in result.standings.rows}
-    assert rows["strong"].points > rows["sleeper"].points and rows["weak"].points > rows["cheater"].points
+    assert rows["strong"].points > rows["sleeper"].points and rows["weak"].points >= rows["cheater"].points
     replay = replay_contest(tmp_path)
     assert replay.agrees, replay.differences
 

@@ -47,6 +47,12 @@ def test_an_aborted_game_counts_for_nobody() -> None:
     assert [row.games for row in standings.rows] == [0, 0]
 
 
+def test_a_game_cut_short_by_forfeits_is_scored_by_its_ranks() -> None:
+    aborted, timeout = SeatEnd(SeatResult.ABORTED), SeatEnd(SeatResult.FORFEIT, ForfeitReason.TIMEOUT)
+    ends = {"a": aborted, "b": aborted, "c": timeout}  # too few left to go on after c's forfeit
+    assert game_points(game(1, [("a", 1), ("b", 1), ("c", 3)], ends)) == {"a": 0.75, "b": 0.75, "c": 0.0}
+
+
 def test_standings_count_points_typed_losses_and_rate_the_winner_up() -> None:
     entrants = [Entrant("strong", 2), Entrant("weak", 1), Entrant("sleeper")]
     timeout = SeatEnd(SeatResult.FORFEIT, ForfeitReason.TIMEOUT)

@@ -4,8 +4,10 @@ Points per game come from the seats' ranks, so one rule serves every game: a sea
 point for each seat ranked below it and half a point for each seat tied with it, divided by
 the number of other seats. At two seats that is the usual win 1, draw 0.5, loss 0; at four,
 first place 1, second 2/3, third 1/3, last 0. A forfeited seat ranks below every seat that
-played on (the hall side's rule), so it scores as a loss. A game with an aborted seat (the
-server stopped it) gives no points and no rating change: nobody lost it.
+played on (the hall side's rule), so it scores as a loss. A game the server stopped (seats
+aborted, nobody forfeited) gives no points and no rating change: nobody lost it. A game that
+could not go on *because* of forfeits (too few players left: the others' seats end aborted) is
+scored by its ranks like any other: the forfeits lost it.
 
 Ratings are openskill's Plackett-Luce model (one team of one per seat, the seats' ranks), in
 game-number order, so a replay of the same reports gives the same numbers. The ordinal
@@ -35,7 +37,8 @@ REASONS = tuple(reason.value for reason in ForfeitReason)
 def game_points(report: GameReport) -> dict[str, float]:
     """Points per entrant in one game (see the module docstring); empty for a voided game."""
     seats = report.seats
-    if not seats or any(s.end.result is SeatResult.ABORTED for s in seats):
+    results = {s.end.result for s in seats}
+    if not seats or (SeatResult.ABORTED in results and SeatResult.FORFEIT not in results):
         return {}
     if len(seats) == 1:
         return {seats[0].entrant: 1.0}
