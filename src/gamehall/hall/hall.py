@@ -611,9 +611,9 @@ class Session:
         self._operator_room(room_id, "add bots")
         return self._hall.add_bots(room_id, count, policy)
 
-    def act(self, room_id: str, action: Action) -> None:
+    def act(self, room_id: str, action: Action, *, seq: int | None = None) -> None:
         self._check()
-        self._hall.room(room_id).act(self._user.name, action)
+        self._hall.room(room_id).act(self._user.name, action, seq=seq)
 
     def rename(self, room_id: str, new_name: str) -> None:
         self._check()

@@ -24,6 +24,7 @@ from gamehall.hall.recovery import (
     remaining_after_restart,
 )
 from gamehall.hall.results import abandoned_to_bots_result, room_result
+from gamehall.hall.stale import StaleGuard
 from gamehall.protocols._core import (
     Cancellable,
     ChatSaid,
@@ -118,6 +119,7 @@ class Room:
         self._arrivals = 0
         self._restored_deadlines: dict[str, float] = {}  # timer key -> wall deadline, after replay
         self._bot_driver = bot_driver
+        self._stale = StaleGuard()
         self.forfeits: dict[Seat, ForfeitReason] = forfeits_from_meta(self.meta)
         """Seats released (or taken over by a bot) during the game, with why (docs/recovery.md)."""
         self.closed = False
@@ -318,17 +320,23 @@ class Room:
         finally:
             self._changed()
 
-    def act(self, name: str, action: Action) -> None:
-        """Apply a seated member's action.
+    def act(self, name: str, action: Action, *, seq: int | None = None) -> None:
+        """Apply a seated member's action. ``seq`` is the room sequence number of the state
+        the player decided on (the last event or view their client had seen), when their
+        protocol carries one: an action decided on a state the room has since moved past is
+        refused (:mod:`gamehall.hall.stale` says what counts). Without it nothing is checked.
 
         Raises:
-            HallError: the user has no seat here.
+            HallError: the user has no seat here; ``stale`` (nothing changed: the caller sends
+                a fresh view).
             RuleError: the engine refused the action (nothing changed).
         """
         member = self.member(name)
         if member is None or member.seat is None:
             raise HallError("not_in_room", "You have no seat in this room.")
         seat = member.seat
+        if seq is not None:
+            self._stale.check(seat, seq)
         data = self.game_type.actions.encode(action)
         # An action rarely changes what info() says; re-index only when it may have (a seat
         # released by the game, the game over). Checked cheaply so play costs no index work.
@@ -358,10 +366,21 @@ class Room:
         store, then the broadcast, then timers."""
         if self.closed:
             raise HallError("closed", "This room is closed.")
+        turn_before = self.state.to_move()
         events = call()
+        turn_after = self.state.to_move()
         self._log_n += 1
         self._store.append(self.room_id, LogEntry(self._log_n, kind, seat, data, self._wall_time()))
+        first_seq = self._seq + 1  # _publish numbers the events in order from here
         self._publish(events)
+        self._stale.note(
+            kind=kind,
+            actor=seat,
+            before=turn_before,
+            after=turn_after,
+            seats=[m.seat for m in self.members.values() if m.seat is not None],
+            numbered=enumerate(events, first_seq),
+        )
         self._tell_view_watchers()
         self._after_change(kind)
 

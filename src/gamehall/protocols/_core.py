@@ -262,7 +262,8 @@ class HallError(Exception):
     ``wrong_password``, ``room_full``, ``game_in_progress``, ``not_in_room``,
     ``already_in_room``, ``seat_taken_over`` (a bot took the held seat over),
     ``not_operator``, ``no_open_room``, ``config`` (bad settings),
-    ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``.
+    ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``, ``stale`` (an action
+    decided on a state the room has moved past, :mod:`gamehall.hall.stale`).
     """
 
     def __init__(self, code: str, reason: str, **detail: Any) -> None:
@@ -397,7 +398,12 @@ class Session(Protocol):
         """Start the room's game early. The room's operator only (``not_operator``)."""
         ...
 
-    def act(self, room_id: str, action: Action) -> None: ...
+    def act(self, room_id: str, action: Action, *, seq: int | None = None) -> None:
+        """Play ``action``. ``seq``: the room sequence number of the state the player decided
+        on, for protocols that carry one (the web protocol); the room refuses the action with
+        ``HallError("stale")`` when it has since moved that seat's turn
+        (:mod:`gamehall.hall.stale`)."""
+        ...
 
     def rename(self, room_id: str, new_name: str) -> None: ...
 

@@ -39,6 +39,7 @@ from aiohttp import web
 
 from gamehall.bots.hall_bots import add_bots, drive_seat
 from gamehall.config import ServerConfig
+from gamehall.contest.board import ContestBoard
 from gamehall.games import GAMES, game_types
 from gamehall.hall import Hall
 from gamehall.protocols._core import Dialogue, Wire
@@ -46,6 +47,7 @@ from gamehall.protocols.web.dialogue import WebDialogue
 from gamehall.server.clock import LoopClock
 from gamehall.server.collector import Collector
 from gamehall.server.connection import connection_factory
+from gamehall.server.contests import ContestApi, session_check
 from gamehall.server.dictionaries import DictionaryPreparation
 from gamehall.server.host import HostConsole
 from gamehall.server.limits import ConnectionLimits
@@ -133,6 +135,10 @@ class Server:
         self._kdf_executor = ThreadPoolExecutor(KDF_WORKERS, thread_name_prefix="gamehall-kdf")
         """Runs offloaded password hashes (:meth:`TcpConnection.offload`)."""
         self._preparation: asyncio.Task[list[str]] | None = None
+        self.contests = ContestBoard()
+        """The contests this process shows (``/api/contests``, ``/contest/ID``, the lobby),
+        kept up to date by the hall side's ``ContestHall`` (a stand-in until the hall's own
+        board, ``hall.contests``, is merged: see gamehall.contest.board)."""
 
     @property
     def hall(self) -> Hall:
@@ -243,6 +249,12 @@ class Server:
             executor=self._kdf_executor,
             games=hall.game_types,
             host=HostConsole(hall, self.metrics, self.tracker, self.config.operator_token),
+            contests=ContestApi(
+                self.contests,
+                session_check(hall),
+                hall.rooms,
+                {game_id: game_type.title for game_id, game_type in hall.game_types.items()},
+            ),
         )
         self._web, port = await start_web(build_web_app(context), self.config.bind, self.plan[WEB])
         self.ports[WEB] = port

@@ -7,9 +7,9 @@ Routes:
 - ``GET /ws``: the web protocol (:mod:`gamehall.server.websocket`);
 - ``GET /metrics``: Prometheus text exposition (:class:`gamehall.server.metrics.ServerMetrics`);
 - ``GET /healthz``: ``{"status": "ok", "uptime_s", "rooms", "users", "connections"}``;
-- ``GET /room/{id}``, ``GET /replay/{id}``, ``GET /host``: pages of the browser client with
-  their own address (so a room's link can be shared): ``index.html``, ``replay.html`` and
-  ``host.html``, whatever the id (the page asks the API about it);
+- ``GET /room/{id}``, ``GET /contest/{id}``, ``GET /replay/{id}``, ``GET /host``: pages of the
+  browser client with their own address (so a room's link can be shared): ``index.html`` (the
+  first two), ``replay.html`` and ``host.html``, whatever the id (the page asks the API about it);
 - ``GET /api/rooms``: the open rooms, as the web protocol's lobby lists them;
   ``GET /api/rooms?finished=1``: the recently finished games instead (``limit``, default 30),
   newest first, with their results, for the lobby's "Recent games";
@@ -20,7 +20,8 @@ Routes:
   information (hands, submissions) while the game is still on;
 - ``GET /api/rooms/{id}/replay``: a finished room rebuilt step by step as a spectator saw it
   (:mod:`gamehall.server.replay`), refused (409) while it runs;
-- ``/api/host/*``: the host console (:mod:`gamehall.server.host`), behind the operator token.
+- ``/api/host/*``: the host console (:mod:`gamehall.server.host`), behind the operator token;
+- ``/api/contests``: the contests the hall shows (:mod:`gamehall.server.contests`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from aiohttp import web
 from gamehall.protocols._core import RoomInfo
 from gamehall.protocols.web.messages import room_json
 from gamehall.rules._core import JSON, GameType
+from gamehall.server.contests import ContestApi
 from gamehall.server.host import HostConsole
 from gamehall.server.limits import ConnectionLimits
 from gamehall.server.metrics import CONTENT_TYPE, ServerMetrics
@@ -89,6 +91,8 @@ class WebContext:
     host: HostConsole | None = None
     """The host console's API; without it ``/api/host/*`` is not routed (tests of other parts)."""
     replays: ReplayCache = field(default_factory=ReplayCache)
+    contests: ContestApi | None = None
+    """The contests' API; without it ``/api/contests`` is not routed (tests of other parts)."""
 
 
 def default_static_dir() -> Path | None:
@@ -110,10 +114,13 @@ def build_web_app(context: WebContext) -> web.Application:
     app.router.add_get("/api/rooms/{room_id}/log", handlers.room_log)
     app.router.add_get("/api/rooms/{room_id}/replay", handlers.room_replay)
     app.router.add_get("/room/{room_id}", handlers.page("index.html"))
+    app.router.add_get("/contest/{contest_id}", handlers.page("index.html"))
     app.router.add_get("/replay/{room_id}", handlers.page("replay.html"))
     app.router.add_get("/host", handlers.page("host.html"))
     if context.host is not None:
         context.host.add_routes(app)
+    if context.contests is not None:
+        context.contests.add_routes(app)
     app.router.add_get("/", handlers.static)
     app.router.add_get("/{path:.+}", handlers.static)
     return app

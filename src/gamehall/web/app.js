@@ -1,7 +1,8 @@
 // gamehall browser client: boot, protocol messages -> client state, screen switching.
 //
 // Screens: name entry (login.js), lobby (lobby.js), a room (room.js, which asks the game's
-// renderer module games/<game id>.js to draw the table). A game without a renderer module
+// renderer module games/<game id>.js to draw the table), a contest (contest.js, at
+// /contest/ID, shown with or without a login). A game without a renderer module
 // gets games/generic.js. Adding a game to the browser: games/<id>.js plus one line in games/index.js.
 
 import { Connection, PROTOCOL_VERSION } from "./net.js";
@@ -9,6 +10,7 @@ import { h, replace, tickCountdowns } from "./ui.js";
 import { renderLogin } from "./login.js";
 import { renderLobby } from "./lobby.js";
 import { renderRoom, roomLogChanged } from "./room.js";
+import { renderContest } from "./contest.js";
 import * as generic from "./games/generic.js";
 import { RENDERERS } from "./games/index.js";
 import { languagePicker, t, translateStatic } from "./i18n.js";
@@ -18,10 +20,17 @@ import "./i18n-de.js";
 const STORAGE_NAME = "gamehall.name";
 const STORAGE_TOKEN = "gamehall.token";
 const STORAGE_WATCHING = "gamehall.watching"; // this tab's watched room, to watch again after a reload
+const STALE_NOTICE = "The table changed before your move arrived, so it was not played. Here is the table as it is now.";
 
 /** The room a /room/ID address names (a shared link), or null. */
 function roomFromPath() {
   const match = /^\/room\/([^/]+)\/?$/.exec(location.pathname);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+/** The contest a /contest/ID address names, or null. */
+function contestFromPath() {
+  const match = /^\/contest\/([^/]+)\/?$/.exec(location.pathname);
   return match ? decodeURIComponent(match[1]) : null;
 }
 
@@ -36,10 +45,12 @@ const state = {
   renderers: new Map(), // game id -> renderer module
   lobby: [], // rooms as listed, kept up to date by the server's room_created/changed/closed
   recent: [], // finished games (GET /api/rooms?finished=1), newest first
+  contests: [], // the hall's contests (GET /api/contests), running first
+  contest: contestFromPath(), // the contest shown on the contest screen
   linked: roomFromPath(), // a room named by the page's address, not yet opened
   loginError: null, // why the last login failed (shown on the name screen)
   preparing: null, // {what, text} while the server prepares something (a dictionary)
-  rooms: new Map(), // room id -> {id, info, seat, view, seq (last event seen), timers, log, ended}
+  rooms: new Map(), // room id -> {id, info, seat, view, viewSeq (the view's seq), seq (last event seen), timers, log, ended}
   current: null, // room id shown, or null for the lobby
   hallLog: [], // private/broadcast chat and notices
   screen: "login",
@@ -75,11 +86,22 @@ export const app = {
     try {
       return await conn.request(msg);
     } catch (err) {
-      app.showError(err);
+      app.showError(err.code === "stale" ? { reason: t(STALE_NOTICE) } : err);
       return null;
     } finally {
       done();
     }
+  },
+
+  /** Play `action` at `room`'s table as the player sees it: the `seq` of the view on screen
+   * goes with it, so a move decided on a table the game has since moved past (the turn passed,
+   * a timer played) is refused as "stale" instead of played; the fresh view that follows the
+   * refusal redraws the table and a short notice says why (docs/web-protocol.md, "Stale
+   * actions"). Resolves with the reply or null. */
+  act(room, action) {
+    const msg = { t: "act", room: room.id, action };
+    if (room.viewSeq !== null) msg.seq = room.viewSeq;
+    return app.run(msg);
   },
 
   login(name) {
@@ -116,6 +138,7 @@ export const app = {
     state.current = null;
     setAddress("/");
     show("lobby");
+    app.loadContests(); // a contest page may have seen them move on
   },
 
   /** The room list once, after login; from then on the server pushes every change. */
@@ -139,6 +162,25 @@ export const app = {
     }
   },
 
+  openContest(contestId) {
+    state.contest = contestId;
+    setAddress(`/contest/${encodeURIComponent(contestId)}`);
+    show("contest");
+  },
+
+  /** The lobby's contests (GET /api/contests); asked again when rooms come and go, as a
+   * contest's games are rooms. */
+  async loadContests() {
+    try {
+      const response = await fetch("/api/contests");
+      if (!response.ok) return;
+      state.contests = await response.json();
+      if (state.screen === "lobby") render();
+    } catch (err) {
+      console.warn("gamehall: contests unavailable", err);
+    }
+  },
+
   /** Forget a followed link (its banner's close button). */
   dropLink() {
     state.linked = null;
@@ -154,7 +196,7 @@ export const app = {
   room(roomId) {
     let room = state.rooms.get(roomId);
     if (!room) {
-      room = { id: roomId, info: null, seat: null, view: null, seq: 0, seen: new Set(), timers: [], log: [], ended: null };
+      room = { id: roomId, info: null, seat: null, view: null, viewSeq: null, seq: 0, seen: new Set(), timers: [], log: [], ended: null };
       state.rooms.set(roomId, room);
     }
     return room;
@@ -233,10 +275,11 @@ const HANDLERS = {
       });
     }
     await loadRenderers(msg.games.map((g) => g.id));
-    if (state.screen === "login") show(state.current ? "room" : "lobby");
+    if (state.screen === "login") show(state.current ? "room" : state.contest ? "contest" : "lobby");
     else render();
     app.loadLobby();
     app.loadRecent();
+    app.loadContests();
     followLink();
   },
 
@@ -245,12 +288,13 @@ const HANDLERS = {
     if (state.screen === "lobby") render();
   },
 
-  room_created(msg) { lobbyUpsert(msg.room); },
+  room_created(msg) { lobbyUpsert(msg.room); contestsMayHaveChanged(); },
   room_changed(msg) { lobbyUpsert(msg.room); },
 
   room_closed(msg) {
     state.lobby = state.lobby.filter((r) => r.id !== msg.room);
     if (msg.finished) app.loadRecent();
+    contestsMayHaveChanged();
     if (state.screen === "lobby") render();
   },
 
@@ -302,6 +346,7 @@ const HANDLERS = {
     const room = app.room(msg.room);
     const now = performance.now();
     room.view = msg.view;
+    room.viewSeq = msg.seq; // the state a click on this table is decided on (app.act)
     room.seat = msg.seat;
     room.timers = (msg.timers || []).map((x) => ({ key: x.key, deadline: now + x.seconds_left * 1000 }));
     if (state.current === msg.room && state.screen === "room") render();
@@ -338,6 +383,14 @@ const HANDLERS = {
     }
   },
 };
+
+let contestsTimer = 0;
+
+/** A room came or went: a contest may have moved on. Asked at most once a second. */
+function contestsMayHaveChanged() {
+  if (contestsTimer || state.screen !== "lobby") return;
+  contestsTimer = setTimeout(() => { contestsTimer = 0; app.loadContests(); }, 1000);
+}
 
 function lobbyUpsert(info) {
   const at = state.lobby.findIndex((r) => r.id === info.id);
@@ -448,9 +501,11 @@ function show(screen) {
 
 function render() {
   document.body.dataset.screen = state.screen;
+  document.body.dataset.session = state.welcomed ? "open" : "none"; // a contest page may have none
   if (state.screen === "login") replace(main, renderLogin(app));
   else if (state.screen === "lobby") renderLobby(app, main);
   else if (state.screen === "room") renderRoom(app, main);
+  else if (state.screen === "contest") renderContest(app, main);
 }
 
 // ------------------------------------------------------------------------------ boot
@@ -460,8 +515,10 @@ document.getElementById("logout").addEventListener("click", () => app.logout());
 window.addEventListener("popstate", () => {
   // the browser's Back/Forward between the lobby and a room we are in
   const roomId = roomFromPath();
+  const contestId = contestFromPath();
   if (roomId && state.rooms.has(roomId)) { state.current = roomId; show("room"); }
-  else if (!roomId && state.screen === "room") { state.current = null; show("lobby"); }
+  else if (contestId) { state.contest = contestId; show("contest"); }
+  else if (!roomId && (state.screen === "room" || state.screen === "contest")) { state.current = null; show(state.welcomed ? "lobby" : "login"); }
 });
 document.getElementById("logout").before(languagePicker());
 translateStatic();
@@ -469,7 +526,10 @@ window.addEventListener("gamehall:lang", () => {
   statusEl.textContent = t({ connecting: "Connecting…", open: "Connected", closed: "Disconnected" }[state.status] || "Not connected");
   if (state.screen !== "login" || !state.name) render();
 });
-if (state.name && state.token) { // a stored session: resume it (after "Log out" there is none)
+if (state.contest) { // a contest's page needs no login; a stored session still resumes
+  show("contest");
+  if (state.name && state.token) conn.open();
+} else if (state.name && state.token) { // a stored session: resume it (after "Log out" there is none)
   replace(main, h("p", { class: "muted", text: t("Connecting…") }));
   conn.open();
 } else {

@@ -6,6 +6,8 @@ import { addTranslations } from "./i18n.js";
 addTranslations("de", {
   // top bar and room frame
   "Log out": "Abmelden",
+  "The table changed before your move arrived, so it was not played. Here is the table as it is now.":
+    "Der Tisch hat sich geändert, bevor dein Zug ankam; er wurde nicht gespielt. Hier ist der Tisch, wie er jetzt ist.",
   "Connecting…": "Verbinde…",
   Connected: "Verbunden",
   Disconnected: "Getrennt",

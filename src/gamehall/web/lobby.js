@@ -1,12 +1,13 @@
 // The lobby: every room of every game (kept live by the server's room_created / changed /
 // closed messages), the "create a room" form built from the game's settings schema (sent in
-// "welcome", grouped as the schema groups them), the rooms we are in, the recent finished
-// games with their replays, and hall-wide chat.
+// "welcome", grouped as the schema groups them), the rooms we are in, the contests (contest.js),
+// the recent finished games with their replays, and hall-wide chat.
 
 import { choiceLabel } from "./labels.js";
 import { lang, t } from "./i18n.js";
 import { h, replace } from "./ui.js";
 import { chatPanel, roomLink } from "./room.js";
+import { lobbyContests } from "./contest.js";
 import { scoreLine, terminationText, winnersLine } from "./replay-text.js";
 
 let root = null; // the lobby's DOM, kept between refreshes so the form keeps its input
@@ -16,6 +17,7 @@ let settingsBox = null;
 let gameSelect = null;
 let recentEl = null;
 let linkedEl = null;
+let contestsEl = null;
 let builtIn = ""; // the language the kept DOM was built in: a switch rebuilds it
 
 export function renderLobby(app, main) {
@@ -28,6 +30,14 @@ export function renderLobby(app, main) {
   fillMine(app);
   fillRecent(app);
   fillLinked(app);
+  fillContests(app);
+}
+
+/** The running and recent contests, with links to their pages (hidden while there are none). */
+function fillContests(app) {
+  const card = lobbyContests(app);
+  contestsEl.replaceWith(card);
+  contestsEl = card;
 }
 
 function build(app) {
@@ -35,6 +45,7 @@ function build(app) {
   mineEl = h("div", { class: "mine", testid: "my-rooms" });
   recentEl = h("ol", { class: "recent", testid: "recent-games" });
   linkedEl = h("div", { testid: "linked-room" });
+  contestsEl = h("section", { testid: "contests-card", hidden: true });
   const table = h("table", { class: "rooms" },
     h("caption", { class: "sr-only", text: t("Rooms") }),
     h("thead", {}, h("tr", {},
@@ -43,6 +54,7 @@ function build(app) {
   );
   return h("div", { class: "lobby" },
     linkedEl,
+    contestsEl,
     h("section", { class: "card rooms-card", "aria-labelledby": "rooms-heading" },
       h("div", { class: "row spread" },
         h("h2", { id: "rooms-heading", text: t("Rooms") }),

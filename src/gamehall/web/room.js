@@ -128,7 +128,7 @@ function fillTable(app, room, force = false) {
     app, room, view: room.view, seat: room.seat, me: app.state.name, info, timers: room.timers,
     game: info ? app.state.games.get(info.game) : null,
     ended: room.ended,
-    act: (action) => app.run({ t: "act", room: room.id, action }),
+    act: (action) => app.act(room, action),
     rerender: () => { if (current && current.roomId === room.id) fillTable(app, room, true); },
   };
   replace(current.table, renderer.render(ctx));

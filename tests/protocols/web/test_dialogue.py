@@ -510,6 +510,32 @@ def test_rule_errors_and_malformed_actions_are_errors_with_the_engine_code(
     assert not ann.closed
 
 
+def test_an_action_decided_on_a_view_the_turn_has_moved_past_gets_stale_and_a_fresh_view(
+    hall: Hall, clock: FakeClock
+) -> None:
+    """docs/web-protocol.md, "Stale actions": bob clicks on the view numbered ``seq`` while ann's
+    move (which makes it bob's turn) is on its way to him."""
+    ann, bob, room = table(hall, clock)
+    [decided_on] = [m for m in ann.send(t="view", room=room) if m["t"] == "view"]
+    assert decided_on["view"]["turn"] == 0  # ann's turn: bob's click is a move for later
+    ann.send(t="act", room=room, action={"type": "Add", "amount": 2})
+    clock.run_due()
+    bob.take()  # ann's event and the fresh view, which bob had not looked at yet
+
+    replies = bob.send(t="act", room=room, action={"type": "Add", "amount": 1}, seq=decided_on["seq"], id=7)
+
+    assert kinds(replies) == ["error", "view"]
+    error, view = replies
+    assert error["code"] == "stale" and error["ref"] == 7 and "nothing was played" in error["reason"]
+    assert view["view"]["total"] == 2 and view["view"]["turn"] == 1 and "ref" not in view
+    clock.run_due()
+    assert bob.take() == replies  # no second view follows: the one owed went with the error
+    replies = bob.send(t="act", room=room, action={"type": "Add", "amount": 1}, seq=view["seq"], id=8)
+    assert kinds(replies) == ["event", "ok", "view"] and replies[2]["view"]["total"] == 3
+    [error] = ann.send(t="act", room=room, action={"type": "Add", "amount": 1}, seq="latest", id=9)
+    assert error["code"] == "bad_message" and "'seq'" in error["reason"]
+
+
 def test_game_over_sends_the_final_view_then_ended(hall: Hall, clock: FakeClock) -> None:
     ann, bob, room = table(hall, clock)
     for who, amount in [(ann, 3), (bob, 1), (ann, 3)]:

@@ -138,11 +138,15 @@ class AddBots(ClientMessage):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Act(ClientMessage):
-    """Play ``action`` (the game's ActionCodec JSON, e.g. ``{"type": "Pick", ...}``)."""
+    """Play ``action`` (the game's ActionCodec JSON, e.g. ``{"type": "Pick", ...}``). ``seq``
+    (optional) is the ``seq`` of the room view the player acted on: an action the room has
+    since made stale is refused with ``stale`` and a fresh view (docs/web-protocol.md,
+    "Stale actions")."""
 
     t: ClassVar[str] = "act"
     room: str
     action: dict[str, Any]
+    seq: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

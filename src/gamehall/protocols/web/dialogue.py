@@ -14,6 +14,8 @@ What it does, in the order a connection lives (docs/web-protocol.md is the refer
 3. Room events go out at once as numbered ``event`` messages; after a burst of events the room's
    fresh ``view`` follows (one per burst, sent when the hall's call returns or, for events that
    other users or timers caused, on the next clock tick).
+4. An ``act`` may name the ``seq`` of the view it was decided on; a stale one (the room moved
+   the seat's turn since, :mod:`gamehall.hall.stale`) gets the ``stale`` error and a fresh view.
 
 It is game-agnostic: actions are decoded with the room's own ``ActionCodec`` and views are
 whatever the engine's ``view(seat)`` returns.
@@ -323,8 +325,21 @@ class WebDialogue:
         if game_type is None:
             raise HallError("no_such_game", f"The game of room {message.room} is not hosted here.")
         action = game_type.actions.decode(message.action)
-        session.act(message.room, action)
+        try:
+            session.act(message.room, action, seq=message.seq)
+        except HallError as exc:
+            if exc.code != "stale":
+                raise
+            self._resync(message.room, exc, message.id)
+            return
         self._send({"t": "ok", "ref": message.id})
+
+    def _resync(self, room_id: str, refusal: HallError, ref: MessageId) -> None:
+        """A stale action (the room moved the seat's turn after the view it was decided on):
+        the refusal, then at once the fresh view to decide on again (the one owed, if any)."""
+        self._error(refusal.code, refusal.reason, ref)
+        self._stale_views.pop(room_id, None)
+        self._send_view(room_id, None)
 
     def _add_bots(self, session: Session, message: AddBots) -> None:
         if not 1 <= message.count <= MAX_BOTS_PER_REQUEST:
