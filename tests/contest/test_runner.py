@@ -73,6 +73,7 @@ async def test_every_game_is_published_and_the_contest_closed_with_its_final_sna
     assert [g["state"] for g in final["games"]] == ["finished", "finished"]  # type: ignore[index,union-attr]
     assert final["standings"][0]["name"] == "strong"  # type: ignore[index]
     assert set(final["ratings"]) == {"strong", "weak"}  # type: ignore[arg-type]
+    assert final["crosstable"] == {"strong": {"weak": 2.0}, "weak": {"strong": 0.0}}
 
 
 async def test_orders_carry_seats_by_login_seeds_settings_and_deadlines(tmp_path: Path) -> None:

@@ -334,6 +334,7 @@ class ContestRunner:
             "standings": standings["standings"],
             "games": [_slot_json(s) for s in self.slots],
             "ratings": standings["ratings"],
+            "crosstable": standings["crosstable"],  # beyond ports.py's list: the page shows it
         }
 
 
