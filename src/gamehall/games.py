@@ -1,37 +1,61 @@
 """The games this server hosts, and the legacy protocol each one speaks.
 
-One table maps a game id to its engine (``rules``) and to the module whose ``make_dialogue``
-serves its legacy TCP protocol; the server, the CLI and the bots all read it, so adding a game is
-one row here plus its packages.
+One table maps a game to its engine (:class:`~gamehall.rules._core.GameType`) and to the
+:class:`~gamehall.protocols._spec.ProtocolSpec` of its legacy TCP protocol; the server, the CLI
+and the bots all read it, so adding a game is one row here plus its packages. Both halves are
+imported by name: what the server hosts is what this module lists, checked by mypy.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from gamehall.protocols._spec import TcpProtocol
+from gamehall.protocols.aah.spec import PROTOCOL as AAH_PROTOCOL
+from gamehall.protocols.cg.spec import PROTOCOL as CG_PROTOCOL
+from gamehall.protocols.jduplicate.spec import PROTOCOL as JDUPLICATE_PROTOCOL
+from gamehall.protocols.mrjack.spec import PROTOCOL as MRJACK_PROTOCOL
+from gamehall.protocols.urserver.spec import PROTOCOL as URSERVER_PROTOCOL
+from gamehall.protocols.web.spec import PROTOCOL as WEB_PROTOCOL
+from gamehall.rules import aah, doppelkopf, mrjack, ursuppe, words
 from gamehall.rules._core import GameType
 
 
 @dataclass(frozen=True, slots=True)
 class GameEntry:
-    game_id: str
-    rules_module: str  # exports GAME_TYPE
-    protocol: str  # the port/flag name: --<protocol>-port
-    dialogue_module: str  # exports make_dialogue(hall, wire, clock)
-    default_port: int
+    """One hosted game: its engine and the spec of the legacy protocol that serves it."""
+
+    game_type: GameType
+    spec: TcpProtocol[Any]
+
+    @property
+    def game_id(self) -> str:
+        return self.game_type.game_id
+
+    @property
+    def protocol(self) -> str:
+        """The listener's name: ``--<protocol>-port``."""
+        return self.spec.name
+
+    @property
+    def default_port(self) -> int:
+        return self.spec.default_port
 
 
 GAMES: tuple[GameEntry, ...] = (
-    GameEntry("aah", "gamehall.rules.aah", "aah", "gamehall.protocols.aah.dialogue", 11235),
-    GameEntry("doppelkopf", "gamehall.rules.doppelkopf", "cg", "gamehall.protocols.cg.dialogue", 11225),
-    GameEntry("ursuppe", "gamehall.rules.ursuppe", "urserver", "gamehall.protocols.urserver.dialogue", 4711),
-    GameEntry("mrjack", "gamehall.rules.mrjack", "mrjack", "gamehall.protocols.mrjack.dialogue", 4712),
-    GameEntry("words", "gamehall.rules.words", "jduplicate", "gamehall.protocols.jduplicate.dialogue", 4713),
+    GameEntry(aah.GAME_TYPE, AAH_PROTOCOL),
+    GameEntry(doppelkopf.GAME_TYPE, CG_PROTOCOL),
+    GameEntry(ursuppe.GAME_TYPE, URSERVER_PROTOCOL),
+    GameEntry(mrjack.GAME_TYPE, MRJACK_PROTOCOL),
+    GameEntry(words.GAME_TYPE, JDUPLICATE_PROTOCOL),
 )
+
+WEB = WEB_PROTOCOL
+"""The browser's protocol, served on the HTTP listener for every game."""
 
 
 def game_types(*, deck_dirs: Sequence[str] = (), words_dirs: Sequence[str] = ()) -> dict[str, GameType]:
@@ -45,12 +69,7 @@ def game_types(*, deck_dirs: Sequence[str] = (), words_dirs: Sequence[str] = ())
     Raises:
         FileNotFoundError: a words folder does not exist.
     """
-    types: dict[str, GameType] = {}
-    for entry in GAMES:
-        module = importlib.import_module(entry.rules_module)
-        game_type = module.GAME_TYPE
-        assert isinstance(game_type, GameType)
-        types[entry.game_id] = game_type
+    types = {entry.game_id: entry.game_type for entry in GAMES}
     if deck_dirs and "aah" in types:
         types["aah"] = _aah_with_decks(types["aah"], deck_dirs)
     if words_dirs and "words" in types:

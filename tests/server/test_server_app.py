@@ -21,7 +21,8 @@ import pytest
 import server_echo
 
 from gamehall.config import ServerConfig
-from gamehall.games import GAMES, GameEntry
+from gamehall.games import GameEntry
+from gamehall.rules import aah
 from gamehall.server import app as server_app
 from gamehall.server.app import listen_plan, running_server
 from gamehall.server.connection import TcpConnection
@@ -68,7 +69,7 @@ async def test_the_installed_browser_client_is_served() -> None:
 
 
 async def test_tcp_protocols_come_from_the_game_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    echo_entry = GameEntry("aah", "gamehall.rules.aah", "echo", "server_echo", 0)
+    echo_entry = GameEntry(aah.GAME_TYPE, server_echo.PROTOCOL)
     monkeypatch.setattr(server_app, "GAMES", (echo_entry,))
     server_echo.made.clear()
     async with running_server(local_config(), listen={"echo": 0}, store=MemoryStore()) as srv:
@@ -84,16 +85,12 @@ async def test_tcp_protocols_come_from_the_game_table(monkeypatch: pytest.Monkey
         writer.close()
 
 
-async def test_a_protocol_not_written_yet_is_skipped(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    missing = GameEntry("aah", "gamehall.rules.aah", "later", "gamehall.protocols.later.dialogue", 0)
-    monkeypatch.setattr(server_app, "GAMES", (missing, *GAMES))
+async def test_only_the_planned_listeners_start_and_each_is_logged(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="gamehall.server")
-    async with running_server(local_config(), listen={"later": 0, "web": 0}, store=MemoryStore()) as srv:
-        assert "later" not in srv.ports and "web" in srv.ports
+    async with running_server(local_config(), listen={"mrjack": 0, "web": 0}, store=MemoryStore()) as srv:
+        assert set(srv.ports) == {"mrjack", "web"} and set(srv.hosted) == {"mrjack", "web"}
     messages = [record.getMessage() for record in caplog.records]
-    assert "later: gamehall.protocols.later.dialogue is not available yet; not listening" in messages
+    assert f"mrjack listening on 127.0.0.1:{srv.ports['mrjack']}" in messages
     assert f"web on http://127.0.0.1:{srv.ports['web']}" in messages
 
 

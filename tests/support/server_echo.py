@@ -16,6 +16,7 @@ import asyncio
 from dataclasses import dataclass, field
 
 from gamehall.protocols._core import Wire
+from gamehall.protocols._spec import HallServices, ProtocolSpec, TcpProtocol
 from gamehall.server.connection import TcpConnection, connection_factory
 from gamehall.server.limits import ConnectionLimits
 from gamehall.server.listeners import bound_port, start_tcp
@@ -133,14 +134,24 @@ async def start_echo_server(limits: ConnectionLimits | None = None, max_connecti
 
 
 IDLE_TIMEOUT_S = 120.0
-"""Read by the server like a protocol module's own idle timeout (see gamehall.server.app)."""
+"""The echo protocol's own idle timeout, in its spec."""
 
 made: list[EchoDialogue] = []
-"""Every dialogue :func:`make_dialogue` built, for tests that run the whole server."""
+"""Every dialogue the echo spec built, for tests that run the whole server."""
 
 
-def make_dialogue(hall: object, wire: Wire, clock: object) -> EchoDialogue:
-    """The protocol-module entry point the server imports lazily (``make_dialogue``)."""
+def _echo_dialogue(wire: Wire) -> EchoDialogue:
     dialogue = EchoDialogue(wire)
     made.append(dialogue)
     return dialogue
+
+
+PROTOCOL: TcpProtocol[HallServices] = ProtocolSpec(
+    name="echo",
+    game="aah",
+    default_port=0,
+    services=HallServices.of,
+    dialogues=lambda services: _echo_dialogue,
+    idle_timeout_s=IDLE_TIMEOUT_S,
+)
+"""A protocol spec for tests that run the whole server with an echo listener."""

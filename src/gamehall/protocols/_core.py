@@ -16,11 +16,11 @@ import direction ``rules <- protocols <- hall <- server``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
-from gamehall.rules._core import JSON, Action, Event, GameType, Seat
+from gamehall.rules._core import JSON, Action, Event, GameType, Outcome, Seat, ToMove
 
 # --------------------------------------------------------------------------------------------
 # Codecs
@@ -186,12 +186,59 @@ class SpectatorsChanged(Event):
     names: tuple[str, ...]
 
 
+RenderKey = tuple[Hashable, ...]
+"""What one rendering of an event depends on besides the event: the protocol's name first,
+then whatever of the listener the protocol's rendering reads (its wire syntax, whether the
+event is about its own seat...). Equal keys must mean equal bytes."""
+
+_Rendered = TypeVar("_Rendered")
+
+
 @dataclass(frozen=True, slots=True)
 class Delivery:
-    """One numbered room event on its way to a connection."""
+    """One numbered room event on its way to a connection.
+
+    Encode once: a room hands the *same* delivery to every listener of one event, with a
+    fresh ``renders`` cache (:meth:`sharing_renders`). A dialogue renders through
+    :meth:`rendered`, so the first listener of a protocol and render key builds the bytes and
+    the others reuse them; an AAH action seen by eight seats is rendered twice (the player,
+    the others), not eight times. The bytes are immutable, so sharing them is safe; what must
+    stay private is decided by the key (docs/architecture.md, "Encode once").
+
+    A delivery without a cache (``renders=None``: the room's history, a resume, a test)
+    renders for its one listener every time. The cache never widens an audience: the room has
+    already checked :meth:`~gamehall.rules._core.Event.visible_to` before a listener sees the
+    delivery, and a private event's delivery reaches only its audience.
+    """
 
     seq: int
     event: Event
+    renders: dict[RenderKey, Any] | None = field(default=None, compare=False, repr=False)
+
+    def sharing_renders(self) -> Delivery:
+        """This delivery with an empty render cache, for one fan-out to a room's listeners.
+
+        The room keeps the cacheless delivery in its history, so no rendered bytes outlive
+        the fan-out (a room holds hundreds of past events; their bytes would be dead weight).
+        """
+        return Delivery(self.seq, self.event, {})
+
+    def rendered(self, key: RenderKey, render: Callable[[], _Rendered]) -> _Rendered:
+        """``render()``, or what an earlier listener's ``render()`` gave for the same ``key``.
+
+        The caller promises that ``render`` depends only on the event and on ``key`` (never
+        on state of its own connection left out of the key) and returns something immutable
+        (a tuple of ``bytes``, a ``str``): every listener with that key gets the very same
+        object. Listeners of different protocols use different first elements of the key.
+        """
+        cache = self.renders
+        if cache is None:
+            return render()
+        try:
+            return cast(_Rendered, cache[key])
+        except KeyError:
+            value = cache[key] = render()
+            return value
 
 
 class CloseReason(enum.Enum):
@@ -263,7 +310,8 @@ class HallError(Exception):
     ``already_in_room``, ``seat_taken_over`` (a bot took the held seat over),
     ``not_operator``, ``no_open_room``, ``config`` (bad settings),
     ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``, ``stale`` (an action
-    decided on a state the room has moved past, :mod:`gamehall.hall.stale`).
+    decided on a state the room has moved past, :mod:`gamehall.hall.stale`), ``seat_reserved``
+    (a contest room's seats are its entrants'), ``no_such_contest``, ``not_organiser``.
     """
 
     def __init__(self, code: str, reason: str, **detail: Any) -> None:
@@ -328,6 +376,38 @@ class LobbyWatcher(Protocol):
         ...
 
 
+class GamePort(Protocol):
+    """A room's game as a connection may read it: what it shows, never a way to change it.
+
+    Every change goes through :meth:`Session.act` (or the hall's own seat calls), which logs,
+    numbers and delivers it; a dialogue that held the engine itself could change the game
+    behind the room's back. ``view`` is the one place that decides what a seat may know
+    (``None``: a spectator). A protocol that needs more than this reads its own game's port
+    (cg: :class:`gamehall.protocols.cg.table.DoppelkopfPort`), still without any way to write.
+    """
+
+    @property
+    def started(self) -> bool: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    def view(self, seat: Seat | None) -> dict[str, JSON]: ...
+
+    def to_move(self) -> ToMove: ...
+
+    def outcome(self) -> Outcome | None: ...
+
+    def seat_names(self) -> Mapping[Seat, str]:
+        """Every seat taken (present or held), by seat number."""
+        ...
+
+    def resync(self, seat: Seat) -> list[Event]:
+        """Events (for ``seat`` alone) that bring a returning connection up to date; changes
+        nothing (:meth:`gamehall.rules._core.Game.resync`)."""
+        ...
+
+
 class RoomPort(Protocol):
     """One room, as a connection seated in it (or watching it) sees it."""
 
@@ -335,8 +415,8 @@ class RoomPort(Protocol):
     def room_id(self) -> str: ...
 
     @property
-    def game(self) -> Any:
-        """The engine state (read only for the dialogue: use ``view`` for anything shown)."""
+    def game(self) -> GamePort:
+        """The room's game, read only (:class:`GamePort`)."""
         ...
 
     @property
@@ -403,6 +483,13 @@ class Session(Protocol):
         on, for protocols that carry one (the web protocol); the room refuses the action with
         ``HallError("stale")`` when it has since moved that seat's turn
         (:mod:`gamehall.hall.stale`)."""
+        ...
+
+    def refused(self, room_id: str, code: str) -> None:
+        """Tell the hall that this protocol refused a game input of this user before it became
+        an action (a move out of turn, a malformed move; ``code`` names why, for the log). The
+        engine's own refusals are counted already: a contest ends a seat's game after too
+        many refusals of either kind (docs/contest.md)."""
         ...
 
     def rename(self, room_id: str, new_name: str) -> None: ...
@@ -489,11 +576,22 @@ class HallPort(Protocol):
         """How many rooms (of ``game``, or all) the hall holds, without listing them."""
         ...
 
+    def room_info(self, room_id: str) -> RoomInfo | None:
+        """One room as the lobby sees it, found by id (``None`` when the hall no longer has
+        it). Use it instead of searching :meth:`rooms` for an id."""
+        ...
+
     def game_defaults(self, game: str) -> Mapping[str, JSON]: ...
 
     @property
     def game_types(self) -> Mapping[str, GameType]:
         """The games this hall hosts (their settings schemas and action codecs)."""
+        ...
+
+    @property
+    def tournament(self) -> bool:
+        """Whether the server runs in tournament mode (``--tournament``): protocols that have
+        one (UrServer, note 10) log each game for replay and close sockets at the end."""
         ...
 
     def password_work(

@@ -6,11 +6,12 @@ installed by the CLI when available). In order, :meth:`Server.start`:
 1. opens the store (``SqliteStore(config.db)`` unless one is given) and builds the hall on a
    :class:`~gamehall.server.clock.LoopClock`, with in-process bots;
 2. rebuilds every unfinished room from its log (``hall.restore()``);
-3. starts one TCP listener per game protocol of :data:`gamehall.games.GAMES` whose port is not
-   0, importing its dialogue module lazily: a protocol whose module does not exist yet is
-   skipped with a log line (games are added one by one);
-4. starts HTTP (browser client, ``/ws``, ``/metrics``, ``/healthz``, ``/api``) unless the web
-   port is 0, and logs what listens where.
+3. for every protocol in the plan, builds its services (``spec.open``, see
+   :mod:`gamehall.protocols._spec`: one object per protocol and server, lent the hall, the
+   clock and the protocol accounts, handed to every dialogue of that protocol; kept in
+   :attr:`Server.hosted`) and starts its listener: one TCP listener per game protocol of
+   :data:`gamehall.games.GAMES`, then HTTP (browser client, ``/ws``, ``/metrics``,
+   ``/healthz``, ``/api``) for the web; and logs what listens where.
 
 On SIGTERM or SIGINT, :meth:`Server.stop` stops accepting, lets the hall close every room and
 say goodbye in each protocol ("Game ended by server or administrator."), gives connections
@@ -27,23 +28,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import logging
 import signal
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from types import ModuleType
 from typing import Any
 
 from aiohttp import web
 
 from gamehall.bots.hall_bots import add_bots, drive_seat
 from gamehall.config import ServerConfig
-from gamehall.contest.board import ContestBoard
-from gamehall.games import GAMES, game_types
+from gamehall.contest.hall_side import contest_hall
+from gamehall.games import GAMES, WEB, game_types
 from gamehall.hall import Hall
-from gamehall.protocols._core import Dialogue, Wire
-from gamehall.protocols.web.dialogue import WebDialogue
+from gamehall.hall.contests import ContestBoard
+from gamehall.protocols._spec import Hosted, ServerResources
+from gamehall.protocols.cg.accounts import Accounts
 from gamehall.server.clock import LoopClock
 from gamehall.server.collector import Collector
 from gamehall.server.connection import connection_factory
@@ -55,8 +55,6 @@ from gamehall.server.listeners import bound_port, start_tcp
 from gamehall.server.metrics import ServerMetrics
 from gamehall.server.tracker import ConnectionTracker
 from gamehall.server.web import WebContext, build_web_app, start_web
-from gamehall.server.websocket import PROTOCOL as WEB
-from gamehall.server.websocket import Offload, TextDialogue
 from gamehall.store.accounts import MemoryAccounts, SqliteAccounts
 from gamehall.store.base import Store
 from gamehall.store.sqlite import SqliteStore
@@ -92,17 +90,6 @@ KDF_WORKERS = 1
 the loop, and logins finish in the order they arrived (first come, first seated)."""
 
 
-def _dialogue_module(protocol: str, module_name: str) -> ModuleType | None:
-    """The protocol's dialogue module, or ``None`` (logged) if it is not part of this build."""
-    try:
-        return importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and module_name.startswith(exc.name):
-            log.warning("%s: %s is not available yet; not listening", protocol, module_name)
-            return None
-        raise
-
-
 class Server:
     """One gamehall process (see the module docstring).
 
@@ -125,6 +112,8 @@ class Server:
         self.tracker = ConnectionTracker(config.max_connections)
         self.ports: dict[str, int] = {}
         """Protocol -> bound port, for every listener that started."""
+        self.hosted: dict[str, Hosted[Any, Any]] = {}
+        """Protocol -> its services and connection factory, for every listener that started."""
         self._given_store = store
         self._store: Store | None = None
         self._accounts: SqliteAccounts | MemoryAccounts | None = None
@@ -136,9 +125,9 @@ class Server:
         """Runs offloaded password hashes (:meth:`TcpConnection.offload`)."""
         self._preparation: asyncio.Task[list[str]] | None = None
         self.contests = ContestBoard()
-        """The contests this process shows (``/api/contests``, ``/contest/ID``, the lobby),
-        kept up to date by the hall side's ``ContestHall`` (a stand-in until the hall's own
-        board, ``hall.contests``, is merged: see gamehall.contest.board)."""
+        """The contests this process shows (``/api/contests``, ``/contest/ID``, the lobby):
+        the hall's own board (``hall.contests``), kept up to date by the hall side's
+        ``ContestHall`` (:mod:`gamehall.contest.hall_side`)."""
 
     @property
     def hall(self) -> Hall:
@@ -165,16 +154,19 @@ class Server:
             tournament=config.tournament,
             bot_seater=add_bots,
             bot_driver=drive_seat,
+            contests=self.contests,
         )
         self._hall = hall
+        contest_hall(hall, accounts=self._accounts_for_protocols)  # cg contest entrants' accounts
         restored = hall.restore()
         if restored:
             log.info("%d unfinished room(s) rebuilt from the store", restored)
         self.metrics.watch_hall(hall.rooms_by_game, lambda: hall.stats().get("users", 0))
+        resources = ServerResources(hall, clock, self._accounts_for_protocols)
         try:
-            await self._start_tcp_listeners(hall, clock)
-            if WEB in self.plan:
-                await self._start_web(hall, clock)
+            await self._start_tcp_listeners(resources)
+            if WEB.name in self.plan:
+                await self._start_web(hall, resources)
         except BaseException:
             await self._close_listeners()
             self._store.close()
@@ -188,7 +180,7 @@ class Server:
     def _prepare_dictionaries(self, hall: Hall) -> None:
         """First start: build the word games' dictionary caches in the background, with a
         progress line and the browsers told (:mod:`gamehall.server.dictionaries`)."""
-        if "words" not in hall.game_types or not ({"jduplicate", WEB} & set(self.plan)):
+        if "words" not in hall.game_types or not ({"jduplicate", WEB.name} & set(self.plan)):
             return
 
         def announce(state: dict[str, Any] | None) -> None:
@@ -197,52 +189,40 @@ class Server:
         preparation = DictionaryPreparation(announce)
         self._preparation = asyncio.create_task(preparation.run(list(WORDS_DICTIONARIES)))
 
-    async def _start_tcp_listeners(self, hall: Hall, clock: LoopClock) -> None:
+    async def _start_tcp_listeners(self, resources: ServerResources) -> None:
         for entry in GAMES:
-            if entry.protocol not in self.plan:
+            spec = entry.spec
+            if spec.name not in self.plan:
                 continue
-            module = _dialogue_module(entry.protocol, entry.dialogue_module)
-            if module is None:
-                continue
-            if hasattr(module, "ACCOUNTS"):  # a protocol with its own accounts (cg): hand them in
-                setattr(module, "ACCOUNTS", self._accounts_for_protocols())  # noqa: B010
-            make_dialogue: Callable[[Any, Wire, Any], Dialogue] = module.make_dialogue
-            idle = getattr(module, "IDLE_TIMEOUT_S", None)
-            flush_cap = int(getattr(module, "MAX_FLUSH_BYTES", 0))
-            limits = connection_limits(self.config, None if idle is None else float(idle), flush_cap)
-
-            def bind(wire: Wire, make: Callable[[Any, Wire, Any], Dialogue] = make_dialogue) -> Dialogue:
-                return make(hall, wire, clock)
-
-            self.metrics.add_protocol(entry.protocol)
+            hosted = spec.open(resources)
+            self.hosted[spec.name] = hosted
+            limits = connection_limits(self.config, spec.idle_timeout_s, spec.max_flush_bytes)
+            self.metrics.add_protocol(spec.name)
             factory = connection_factory(
-                entry.protocol, bind, limits, self.metrics, self.tracker, self._kdf_executor
+                spec.name, hosted.connect, limits, self.metrics, self.tracker, self._kdf_executor
             )
-            server = await start_tcp(entry.protocol, self.config.bind, self.plan[entry.protocol], factory)
-            self._tcp[entry.protocol] = server
-            self.ports[entry.protocol] = bound_port(server)
-            log.info("%s listening on %s:%d", entry.protocol, self.config.bind, self.ports[entry.protocol])
+            server = await start_tcp(spec.name, self.config.bind, self.plan[spec.name], factory)
+            self._tcp[spec.name] = server
+            self.ports[spec.name] = bound_port(server)
+            log.info("%s listening on %s:%d", spec.name, self.config.bind, self.ports[spec.name])
 
-    def _accounts_for_protocols(self) -> SqliteAccounts | MemoryAccounts:
-        """Protocol accounts (cg): in the SQLite file, or in memory when the store was given."""
+    def _accounts_for_protocols(self) -> Accounts:
+        """Protocol accounts (cg), opened on first use: in the SQLite file, or in memory when
+        the store was given. This server owns them and closes them at stop."""
         if self._accounts is None:
             given = self._given_store is not None
             self._accounts = MemoryAccounts() if given else SqliteAccounts(self.config.db)
         return self._accounts
 
-    async def _start_web(self, hall: Hall, clock: LoopClock) -> None:
+    async def _start_web(self, hall: Hall, resources: ServerResources) -> None:
         assert self._store is not None
-
-        def web_dialogue(
-            send_text: Callable[[str], None], close: Callable[[], None], offload: Offload
-        ) -> TextDialogue:
-            return WebDialogue(hall, send_text, close, clock, offload=offload)
-
-        self.metrics.add_protocol(WEB)
+        hosted = WEB.open(resources)
+        self.hosted[WEB.name] = hosted
+        self.metrics.add_protocol(WEB.name)
         context = WebContext(
             hall=hall,
             store=self._store,
-            dialogue_factory=web_dialogue,
+            dialogue_factory=hosted.connect,
             limits=connection_limits(self.config),
             metrics=self.metrics,
             tracker=self.tracker,
@@ -256,8 +236,8 @@ class Server:
                 {game_id: game_type.title for game_id, game_type in hall.game_types.items()},
             ),
         )
-        self._web, port = await start_web(build_web_app(context), self.config.bind, self.plan[WEB])
-        self.ports[WEB] = port
+        self._web, port = await start_web(build_web_app(context), self.config.bind, self.plan[WEB.name])
+        self.ports[WEB.name] = port
         log.info("web on http://%s:%d", self.config.bind, port)
 
     # ---- stop ------------------------------------------------------------------------------

@@ -31,6 +31,10 @@ dialogue's input waits for the answer, then the connection is pumped again.
 Output may be capped per write (``max_flush_bytes``, AAH): whole frames only, the rest on the
 next loop turns.
 
+Frames sent to many connections (one room event) are the same ``bytes`` object in every queue
+(the dialogues render each event once per audience, docs/architecture.md "Encode once"); the
+frame and byte counters are updated once per batch, when frames leave the queue.
+
 Lifecycle: whatever ends the connection (the peer, the dialogue's ``close()``, a limit, an
 error), the dialogue's ``connection_lost()`` is called exactly once, when the transport is
 gone, so the dialogue has a single place to log its user out.
@@ -133,8 +137,6 @@ class TcpConnection(asyncio.Protocol):
             return
         self._pending.append(data)
         self._pending_bytes += len(data)
-        self._metrics.messages_out.inc(self.protocol)
-        self._metrics.bytes_out.inc(self.protocol, amount=len(data))
         if self._over_limit():
             self._cut_off_slow_consumer()
             return
@@ -363,6 +365,12 @@ class TcpConnection(asyncio.Protocol):
             self._flush_scheduled = True
             self._loop.call_soon(self._flush)
 
+    def _meter(self, frames: int, size: int) -> None:
+        """Count frames leaving the queue (written or dropped) in bulk: two counter updates
+        per batch instead of two per frame (docs/architecture.md, "Encode once")."""
+        if frames:
+            self._metrics.sent(self.protocol, frames, size)
+
     def _flush(self) -> None:
         self._flush_scheduled = False
         if self._paused or self._lost or self._transport is None or not self._pending:
@@ -378,6 +386,7 @@ class TcpConnection(asyncio.Protocol):
             batch.append(frame)
             size += len(frame)
         self._pending_bytes -= size
+        self._meter(len(batch), size)
         self._write(b"".join(batch))
         self._schedule_flush()  # the rest on a later loop turn
 
@@ -385,6 +394,7 @@ class TcpConnection(asyncio.Protocol):
         if not self._pending or self._lost or self._transport is None:
             return
         batch = self._pending[0] if len(self._pending) == 1 else b"".join(self._pending)
+        self._meter(len(self._pending), self._pending_bytes)
         self._pending.clear()
         self._pending_bytes = 0
         self._write(batch)
@@ -395,6 +405,7 @@ class TcpConnection(asyncio.Protocol):
         self._transport.write(data)
 
     def _drop_pending(self) -> None:
+        self._meter(len(self._pending), self._pending_bytes)  # queued, so counted (see ServerMetrics)
         self._pending.clear()
         self._pending_bytes = 0
 

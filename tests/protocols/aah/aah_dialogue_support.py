@@ -24,7 +24,7 @@ from typing import Any
 from gamehall.hall import FakeClock, Hall
 from gamehall.protocols._core import NEED_DATA, ProtocolError
 from gamehall.protocols.aah.codec import AahCodec, Frame, Side, encode_frame
-from gamehall.protocols.aah.dialogue import AahDialogue, make_dialogue
+from gamehall.protocols.aah.dialogue import AahDialogue
 from gamehall.protocols.aah.meta import MetaError, decode_server_meta, encode_client_meta
 from gamehall.rules._core import JSON, GameType
 from gamehall.rules.aah import GAME_TYPE
@@ -95,7 +95,7 @@ class LegacyClient:
         self.harness = harness
         self.name = name
         self.wire = FakeWire(f"test:{name}")
-        self.dialogue: AahDialogue = make_dialogue(harness.hall, self.wire, harness.clock)
+        self.dialogue = AahDialogue(harness.hall, self.wire, harness.clock)
         self.lost = False
         self._codec = AahCodec(Side.CLIENT)
         self._read = 0

@@ -19,6 +19,7 @@ from gamehall.protocols.cg import registry
 from gamehall.protocols.cg.codec import CgCodec, Packet
 from gamehall.protocols.cg.dialogue import CgDialogue
 from gamehall.protocols.cg.framing import FrameDecoder, encode_frame
+from gamehall.protocols.cg.lobbies import CgServices
 from gamehall.rules.doppelkopf import GAME_TYPE
 from gamehall.store.accounts import MemoryAccounts
 from gamehall.store.memory import MemoryStore
@@ -64,9 +65,7 @@ class CgClient:
         self.harness = harness
         self.name = name
         self.wire = FakeWire(f"test:{name}")
-        self.dialogue = CgDialogue(
-            harness.hall, self.wire, harness.clock, harness.accounts, wall_time=lambda: 1e9
-        )
+        self.dialogue = CgDialogue(harness.services, self.wire, wall_time=lambda: 1e9)
         self.codec = CgCodec()
         self.read = 0
         self.received: list[Packet] = []
@@ -146,6 +145,15 @@ class CgHarness:
         )
         self.bytewise = bytewise
         self.clients: list[CgClient] = []
+        self._services: CgServices | None = None
+
+    @property
+    def services(self) -> CgServices:
+        """The protocol's services over the current hall, as a server builds them once; a new
+        hall (a restart) gets fresh ones."""
+        if self._services is None or self._services.hall is not self.hall:
+            self._services = CgServices(self.hall, self.clock, self.accounts)
+        return self._services
 
     def connect(self, name: str) -> CgClient:
         client = CgClient(self, name)

@@ -22,7 +22,7 @@ from gamehall.protocols._core import NEED_DATA
 from gamehall.protocols.jduplicate import messages as m
 from gamehall.protocols.jduplicate.codec import JDuplicateCodec, Side
 from gamehall.protocols.jduplicate.dialogue import JdDialogue
-from gamehall.protocols.jduplicate.lobby import lobby_of
+from gamehall.protocols.jduplicate.lobby import JdServices
 from gamehall.rules._core import JSON, GameType
 from gamehall.rules.words import GAME_TYPE, WordsTable, new_game
 from gamehall.rules.words.lexicon import Lexicon
@@ -94,7 +94,7 @@ class JdClient:
         self.name = name
         self.version = version
         self.wire = FakeWire(f"test:{name}")
-        self.dialogue = JdDialogue(harness.hall, self.wire, harness.clock, **harness.dialogue_options)
+        self.dialogue = JdDialogue(harness.services, self.wire, **harness.dialogue_options)
         self.lost = False
         self._writer = JDuplicateCodec(version, side=Side.CLIENT)
         self._reader = JDuplicateCodec(version, side=Side.CLIENT)
@@ -185,7 +185,9 @@ class JdHarness:
             defaults={"words": dict(defaults or {})},
             seed_source=lambda: next(seeds),
         )
-        lobby_of(self.hall, self.clock).creation_date = START_DATE
+        self.services = JdServices.for_hall(self.hall, self.clock)
+        """What a server shares between its JDuplicate connections: one lobby."""
+        self.services.lobby.creation_date = START_DATE
         self.bytewise = bytewise
         self.dialogue_options = dialogue_options
         self.clients: list[JdClient] = []

@@ -17,6 +17,7 @@ from typing import Any
 
 from gamehall.hall import FakeClock, Hall
 from gamehall.protocols.mrjack.dialogue import MrJackDialogue
+from gamehall.protocols.mrjack.seating import MrJackServices
 from gamehall.protocols.mrjack.terms import Style
 from gamehall.rules._core import JSON, GameType
 from gamehall.rules.mrjack import GAME_TYPE, MrJackGame, Setup, new_game
@@ -70,7 +71,7 @@ class TermClient:
         self.name = name
         self.wire = FakeWire(f"test:{name}")
         self.dialogue = MrJackDialogue(
-            harness.hall, self.wire, harness.clock, style=harness.style, max_games=harness.max_games
+            harness.services, self.wire, style=harness.style, max_games=harness.max_games
         )
         self.lost = False
         self._seen = 0
@@ -132,6 +133,8 @@ class JackHarness:
             defaults={"mrjack": dict(defaults)},
             seed_source=lambda: next(seeds),
         )
+        self.services = MrJackServices(self.hall, self.clock)
+        """What a server shares between its Mr. Jack connections: the roster."""
         self.style = style
         self.bytewise = bytewise
         self.max_games = max_games

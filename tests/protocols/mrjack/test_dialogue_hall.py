@@ -14,8 +14,11 @@ from recording_listener import RecordingListener
 
 from gamehall.hall import FakeClock
 from gamehall.protocols._core import CloseReason, HallError, RoomInfo
+from gamehall.protocols._spec import ServerResources
 from gamehall.protocols.mrjack import seating
-from gamehall.protocols.mrjack.dialogue import MrJackDialogue, make_dialogue
+from gamehall.protocols.mrjack.dialogue import MrJackDialogue
+from gamehall.protocols.mrjack.seating import MrJackServices
+from gamehall.protocols.mrjack.spec import PROTOCOL
 from gamehall.protocols.mrjack.terms import Style
 from gamehall.rules._core import JSON
 
@@ -130,7 +133,8 @@ class OptionsHall:
 
 def test_wire_style_and_max_games_come_from_the_hall_defaults() -> None:
     wire = FakeWire("x")
-    dialogue = make_dialogue(OptionsHall({"wire_style": "plain"}), wire, FakeClock())
+    hall = OptionsHall({"wire_style": "plain"})
+    dialogue = PROTOCOL.open(ServerResources(hall, FakeClock())).connect(wire)  # type: ignore[arg-type]
     assert dialogue.style is Style.PLAIN
     assert wire.writes == [b"ok(Bitte einen Nick eingeben mit nick(Nick))\n"]
     assert seating.max_games(OptionsHall({"max_games": 3})) == 3
@@ -138,6 +142,7 @@ def test_wire_style_and_max_games_come_from_the_hall_defaults() -> None:
 
 
 def test_an_unknown_wire_style_falls_back_to_prolog() -> None:
-    dialogue = MrJackDialogue(OptionsHall({"wire_style": "xml"}), FakeWire("x"), FakeClock())
+    services = MrJackServices(OptionsHall({"wire_style": "xml"}), FakeClock())  # type: ignore[arg-type]
+    dialogue = MrJackDialogue(services, FakeWire("x"))
     assert dialogue.style is Style.PROLOG
     dialogue.ended("nowhere", CloseReason.GAME_OVER, "")  # not in that room: nothing happens

@@ -7,8 +7,6 @@ from __future__ import annotations
 from recording_listener import RecordingListener
 from urserver_support import UrClient, UrHarness, answer_default, seat_of
 
-from gamehall.protocols.urserver.lobby import lobby_of
-
 ADDRESSED = ("ZUG_", "FEHLER", "SPIELERIN_AKZEPTIERT", "PRIVAT_NACHRICHT")
 """Lines for one connection only: requests, errors, one's own acceptance, private chat."""
 
@@ -29,7 +27,7 @@ def test_every_status_block_lists_every_spectator_and_everyone_sees_the_same_bro
     eve = harness.connect("eve")
     eve.send("ZUSCHAUEN soup1", "NAME eve")
     anna = harness.join("anna")
-    game = lobby_of(harness.hall, harness.clock).find("soup1")
+    game = harness.services.lobby.find("soup1")
     assert game is not None and game.room_id is not None
     harness.hall.login("Web Watch", RecordingListener(), protocol="web").spectate(game.room_id)
     bert = harness.join("bert")

@@ -268,7 +268,8 @@ def test_server_options_from_the_hall_defaults_set_the_charset_and_the_game_limi
     from urserver_support import FakeWire
 
     from gamehall.hall import FakeClock, Hall
-    from gamehall.protocols.urserver.dialogue import make_dialogue
+    from gamehall.protocols._spec import ServerResources
+    from gamehall.protocols.urserver.spec import PROTOCOL
     from gamehall.rules._config import ConfigSchema, Setting
     from gamehall.rules._core import GameType
     from gamehall.rules.ursuppe import ACTIONS, SCHEMA, new_game
@@ -292,7 +293,7 @@ def test_server_options_from_the_hall_defaults_set_the_charset_and_the_game_limi
     clock = FakeClock()
     hall = Hall(games={"ursuppe": game_type}, store=MemoryStore(), clock=clock)
     wire = FakeWire("w")
-    dialogue = make_dialogue(hall, wire, clock)
+    dialogue = PROTOCOL.open(ServerResources(hall, clock)).connect(wire)
     dialogue.data_received(b"NEU 3\nNAME a\nPASSWORT geheim\nTIMEOUT 0\nNEU 3\n")
     assert wire.writes == [
         b"SPIEL_ANGEMELDET a\n",

@@ -17,6 +17,7 @@ from typing import Any
 from gamehall.hall import FakeClock, Hall
 from gamehall.protocols.urserver.commands import client_lines
 from gamehall.protocols.urserver.dialogue import UrDialogue
+from gamehall.protocols.urserver.lobby import UrServices
 from gamehall.rules.ursuppe import GAME_TYPE
 from gamehall.rules.ursuppe.engine import UrsuppeTable
 from gamehall.store.memory import MemoryStore
@@ -52,7 +53,7 @@ class UrClient:
         self.harness = harness
         self.name = name
         self.wire = FakeWire(f"test:{name}")
-        self.dialogue = UrDialogue(harness.hall, self.wire, harness.clock, end_linger_s=harness.end_linger_s)
+        self.dialogue = UrDialogue(harness.services, self.wire, end_linger_s=harness.end_linger_s)
         self.lost = False
         self._seen = 0
 
@@ -120,6 +121,15 @@ class UrHarness:
         self.bytewise = bytewise
         self.end_linger_s = end_linger_s
         self.clients: list[UrClient] = []
+        self._services: UrServices | None = None
+
+    @property
+    def services(self) -> UrServices:
+        """The protocol's services over the current hall, as a server builds them once; a new
+        hall (a restart) gets fresh ones."""
+        if self._services is None or self._services.hall is not self.hall:
+            self._services = UrServices.for_hall(self.hall, self.clock)
+        return self._services
 
     def connect(self, name: str) -> UrClient:
         client = UrClient(self, name)
@@ -154,9 +164,7 @@ class UrHarness:
         return client
 
     def table(self, game: str = "soup1") -> UrsuppeTable:
-        from gamehall.protocols.urserver.lobby import lobby_of
-
-        found = lobby_of(self.hall, self.clock).find(game)
+        found = self.services.lobby.find(game)
         assert found is not None
         table = found.table
         assert isinstance(table, UrsuppeTable)

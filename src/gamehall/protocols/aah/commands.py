@@ -18,6 +18,7 @@ from gamehall.protocols.aah import texts
 from gamehall.protocols.aah.codec import Frame
 from gamehall.protocols.aah.frames import frame, white_frame
 from gamehall.rules._core import RuleError, Seat
+from gamehall.rules.aah import AahTable
 from gamehall.rules.aah.actions import Judge, Pick
 from gamehall.rules.aah.cards import WhiteCard
 from gamehall.rules.aah.errors import MAX_CARD_ID
@@ -93,7 +94,9 @@ def judge(session: Session, room_id: str, seat: Seat, args: tuple[str, ...], rep
     """``CZPK`` (5.8): "not the czar" and "not now" come before the arguments are looked at
     (the table's ``check_may_judge``); only the first argument counts."""
     try:
-        session.room(room_id).game.check_may_judge(seat)
+        table = session.room(room_id).game
+        assert isinstance(table, AahTable)  # an AAH connection only ever sits at AAH tables
+        table.check_may_judge(seat)
     except RuleError as exc:
         replies.reject(exc.reason)
         return

@@ -31,6 +31,8 @@ from gamehall.protocols._core import HallError, RoomInfo
 from gamehall.protocols.cg import gamerules
 from gamehall.protocols.cg.codec import Packet
 from gamehall.protocols.cg.lobbies import ROLE_CREATOR, ROLE_PLAYER, Lobby, Member
+from gamehall.protocols.cg.members import enter, member_status, remove_member
+from gamehall.protocols.cg.states import CgState, Transition
 from gamehall.rules._core import Event, RuleError, SeatJoined, SeatLeft
 
 if TYPE_CHECKING:
@@ -99,7 +101,7 @@ def invite(conn: CgDialogue, room_id: str, inviter: str) -> bool:
     """Invite this cg connection to the browser table ``room_id`` on behalf of ``inviter``.
     ``False`` when the connection cannot take an invitation now (not logged in, in a lobby or
     a game) or the room is not a browser Doppelkopf table."""
-    if conn.session is None or conn.state != "active":
+    if conn.session is None or conn.state is not CgState.ACTIVE:
         return False
     info = next((r for r in conn.hall.rooms(GAME) if r.room_id == room_id), None)
     if info is None or not is_browser_table(info):
@@ -115,7 +117,7 @@ def invite(conn: CgDialogue, room_id: str, inviter: str) -> bool:
 
 def offer_open_table(conn: CgDialogue) -> None:
     """Just logged in and idle: invite the connection to the oldest browser table waiting."""
-    if conn.session is None or conn.state != "active":
+    if conn.session is None or conn.state is not CgState.ACTIVE:
         return
     tables = sorted((r for r in conn.hall.rooms(GAME) if open_for_cg(r)), key=lambda r: r.created_seq)
     for info in tables:
@@ -123,26 +125,26 @@ def offer_open_table(conn: CgDialogue) -> None:
             return
 
 
-def accept(conn: CgDialogue, lobby: Lobby, accepted: bool) -> None:
-    """``lobby.invite.accept`` for a bridge lobby (the invitation was checked by the caller)."""
+def accept(conn: CgDialogue, lobby: Lobby, accepted: bool) -> bool:
+    """``lobby.invite.accept`` for a bridge lobby (the invitation was checked by the caller).
+    ``True`` when the connection sat down and entered the lobby: the caller then releases
+    the room's deliveries the join held back (the game may have started)."""
     key = "cg:msg.lobby.invite.accept."
     room_id = lobby.bridge_room
     assert room_id is not None
     if not accepted or conn.session is None:
-        return
+        return False
     info = next((r for r in conn.hall.rooms(GAME) if r.room_id == room_id), None)
     if info is None:
         conn.status(key + "lobby_not_exists")
-        return
+        return False
     if info.started:
         conn.status(key + "lobby_started_game")
-        return
+        return False
     if len(info.seats) >= info.max_seats:
         conn.status(key + "lobby_full")
-        return
+        return False
     _bridge(conn, info)
-    from gamehall.protocols.cg import game_commands, lobby_commands
-
     conn.room_id = room_id
     conn.holding = []  # the join may start the game: its events wait for the lobby packets
     try:
@@ -152,9 +154,9 @@ def accept(conn: CgDialogue, lobby: Lobby, accepted: bool) -> None:
         conn.room_id = None
         conn.holding = None
         conn.status(key + ("lobby_full" if "full" in str(exc).lower() else "lobby_started_game"))
-        return
-    lobby_commands.enter_bridge(conn, lobby)
-    game_commands.release(conn)
+        return False
+    enter(conn, lobby, ROLE_PLAYER)
+    return True
 
 
 def seat_event(conn: CgDialogue, event: Event) -> None:
@@ -162,12 +164,10 @@ def seat_event(conn: CgDialogue, event: Event) -> None:
     lobby = conn.directory.lobby_for(conn.account_uuid)
     if lobby is None or lobby.bridge_room is None or lobby.bridge_room != conn.room_id:
         return
-    from gamehall.protocols.cg import lobby_commands
-
     if isinstance(event, SeatJoined):
         member = _add_browser_member(conn, lobby, event.name, None)
         if member is not None:
-            conn.send_packet(lobby_commands.member_status(member))
+            conn.send_packet(member_status(member))
             conn.send_packet(lobby.users_delta(member.uuid, **lobby.user_entry(member)))
     elif isinstance(event, SeatLeft):
         member_uuid = conn.directory.uuid_for_name(event.name)
@@ -181,10 +181,8 @@ def seat_event(conn: CgDialogue, event: Event) -> None:
 
 def leave_after_game(conn: CgDialogue, lobby: Lobby) -> None:
     """The browser table's game is over: the cg client leaves its bridge lobby."""
-    from gamehall.protocols.cg import lobby_commands
-
     member = lobby.members.get(conn.account_uuid)
     conn.send_packet(Packet("cg:lobby.leave", {"lobby": lobby.lobby_id}))
-    conn.state = "active"
+    conn.move(Transition.LEFT_LOBBY)
     if member is not None:
-        lobby_commands.remove_member(conn, lobby, member)
+        remove_member(conn, lobby, member)

@@ -1,6 +1,7 @@
 """One cg connection: peng3dnet's connection setup, then the cg states over the hall (note §2-§5).
 
-The server calls :func:`make_dialogue` for every accepted TCP connection of the ``cg`` listener.
+The server makes one :class:`CgDialogue` for every accepted TCP connection of the ``cg`` listener
+(:mod:`.spec`).
 
 L1 (peng3dnet, §2.1-§2.2)::
 
@@ -8,9 +9,9 @@ L1 (peng3dnet, §2.1-§2.2)::
                                  --settype ping-----> PING (64 -> 65, no handshake)
                                  --other conntype---> closeconn unknownconntype
 
-L2 (cg, §3), never sent on the wire::
-
-    versioncheck --compatible--> auth --logged_in--> active <-> lobby <-> game_dk
+L2 (cg, §3), never sent on the wire: ``versioncheck -> auth -> active <-> lobby <-> game_dk``,
+an enum with its transition table in :mod:`.states`; :meth:`CgDialogue.move` is the only way
+a connection's state changes.
 
 A packet outside its states, or with a key outside its set, is dropped and logged (§3); a
 refusal is a ``cg:status.message``. Bad bytes (bad length, AES flag, bad zlib, not msgpack, not a
@@ -18,9 +19,9 @@ map) end the connection with ``closeconn{reason:"protocolerror"}``; an unknown p
 dropped. Lobby packets are handled in :mod:`.lobby_commands`, table packets in
 :mod:`.game_commands`; events of the table become packets in :mod:`.game_out`.
 
-Accounts: protocols stay sans-I/O, so the account store is given. The server sets the module
-global :data:`ACCOUNTS` (``gamehall.store.accounts.SqliteAccounts`` on the hall's database file)
-before it accepts connections; :func:`make_dialogue` reads it, and tests pass their own.
+Accounts: protocols stay sans-I/O, so the account store is given. It is part of the server's
+:class:`~.lobbies.CgServices` (with the lobby directory), which every dialogue of that server
+gets; tests build their own.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from gamehall.protocols._core import (
     NEED_DATA,
     UNLIMITED,
     Cancellable,
-    Clock,
     CloseReason,
     Delivery,
     HallError,
@@ -45,19 +45,19 @@ from gamehall.protocols._core import (
     Session,
     Wire,
 )
-from gamehall.protocols.cg import browser_tables, game_commands, lobby_commands, registry
+from gamehall.protocols.cg import browser_tables, game_commands, lobby_commands, members, registry
 from gamehall.protocols.cg.accounts import (
     PROFILE_IMG_MAX,
     Account,
-    Accounts,
     login_keys,
     valid_password,
     valid_username,
 )
 from gamehall.protocols.cg.codec import CgCodec, Packet, check_serverbound, filter_for_vanilla, parse_uuid
 from gamehall.protocols.cg.game_out import GameTranslator
-from gamehall.protocols.cg.lobbies import Directory, directory_of
+from gamehall.protocols.cg.lobbies import CgServices, Directory
 from gamehall.protocols.cg.pacing import Pacer, Pacing
+from gamehall.protocols.cg.states import ACCEPTED_IN, CgState, Transition, after
 from gamehall.rules._core import Event
 
 log = logging.getLogger(__name__)
@@ -72,12 +72,6 @@ IDLE_TIMEOUT_S: Final = 0.0
 """No heartbeat exists at any layer (§2.5): the server's idle cut-off is off for cg; the
 pre-auth timeout and TCP keepalive find dead or stuck peers."""
 
-ACCOUNTS: Accounts | None = None
-"""The account store for connections made by :func:`make_dialogue` (set by the server)."""
-
-PING_INFO: dict[str, Any] = {"name": "gamehall", "visiblename": "gamehall", "slogan": "", "maxplayers": 0}
-"""The operator's ping-reply texts (§2.2, §8); the server may replace them."""
-
 
 class L1(enum.Enum):
     WAIT_TYPE = "wait_type"
@@ -87,69 +81,39 @@ class L1(enum.Enum):
     CLOSED = "closed"
 
 
-STATES: Final[dict[str, tuple[str, ...]]] = {
-    "cg:version.check": ("versioncheck",),
-    "cg:auth.precheck": ("auth",),
-    "cg:auth": ("auth",),
-    "cg:status.user": ("auth", "active", "lobby", "game_dk"),
-    "cg:lobby.create": ("active",),
-    "cg:lobby.change": ("lobby",),
-    "cg:lobby.ready": ("lobby",),
-    "cg:lobby.invite": ("active", "lobby"),
-    "cg:lobby.invite.accept": ("active",),
-    "cg:lobby.kick": ("lobby",),
-    "cg:lobby.leave": ("lobby",),
-    "cg:game.load": ("lobby",),
-    "cg:game.start": ("game_dk",),
-    "cg:game.dk.announce": ("game_dk",),
-    "cg:game.dk.card.intent": ("game_dk",),
-    "cg:game.dk.complaint": ("game_dk",),
-    registry.CHAT: ("lobby", "game_dk"),
-}
-"""The states in which each serverbound L2 packet is accepted (§4)."""
-
-
-def make_dialogue(hall: HallPort, wire: Wire, clock: Clock) -> CgDialogue:
-    """The dialogue of one accepted cg connection (looked up by ``gamehall.server.app``)."""
-    if ACCOUNTS is None:
-        raise RuntimeError("gamehall.protocols.cg.dialogue.ACCOUNTS is not set")
-    return CgDialogue(hall, wire, clock, ACCOUNTS)
-
-
 class CgDialogue:
     """The cg protocol for one TCP connection (see the module docstring)."""
 
     def __init__(
         self,
-        hall: HallPort,
+        services: CgServices,
         wire: Wire,
-        clock: Clock,
-        accounts: Accounts,
         *,
         preauth_timeout_s: float = PREAUTH_TIMEOUT_S,
         wall_time: Callable[[], float] = time.time,
     ) -> None:
-        self.hall = hall
+        self.services = services
+        self.hall: HallPort = services.hall
         self.wire = wire
-        self.clock = clock
-        self.accounts = accounts
-        self.directory: Directory = directory_of(hall)
+        self.clock = services.clock
+        self.accounts = services.accounts
+        self.directory: Directory = services.directory
         self.wall_time = wall_time
         self.codec = CgCodec()
         self.l1 = L1.WAIT_TYPE
-        self.state = "versioncheck"
+        self._state = CgState.VERSIONCHECK
         self._flavor = "vanilla"
         self.account: Account | None = None
         self._session: Session | None = None
         self.room_id: str | None = None
         self.translator: GameTranslator | None = None
         self.holding: list[Delivery] | None = None
-        self.pacer = Pacer(clock, self.send_packet)
+        self.pacer = Pacer(self.clock, self.send_packet)
         self.pacing: Pacing | None = None
         self.chat_times: list[float] = []
         self.waiting = False
         """A password check runs off the loop: input waits (see :meth:`handle_buffered`)."""
-        self._preauth: Cancellable | None = clock.call_later(preauth_timeout_s, self._preauth_expired)
+        self._preauth: Cancellable | None = self.clock.call_later(preauth_timeout_s, self._preauth_expired)
         self._raw_send(registry.HELLO, {"version": PENG3DNET_VERSION, "protoversion": PENG3DNET_PROTOVERSION})
 
     # ------------------------------------------------------------------ Peer (lobbies)
@@ -170,8 +134,26 @@ class CgDialogue:
     def session(self) -> Session | None:
         return self._session
 
-    def in_state(self) -> str:
-        return self.state
+    @property
+    def state(self) -> CgState:
+        return self._state
+
+    def in_state(self) -> CgState:
+        return self._state
+
+    def move(self, transition: Transition) -> None:
+        """Take ``transition`` (:data:`.states.TRANSITIONS`). One the table does not allow from
+        the current state is a bug: logged, and the state is kept."""
+        target = after(self._state, transition)
+        if target is None:
+            log.error(
+                "cg %s: %s from state %s is not in the table: ignored",
+                self.wire.peer,
+                transition,
+                self._state,
+            )
+            return
+        self._state = target
 
     def send_packet(self, packet: Packet) -> None:
         """Send an L2 packet, filtered for this connection's flavor (§3 rule 3)."""
@@ -212,7 +194,7 @@ class CgDialogue:
 
     def _preauth_expired(self) -> None:
         self._preauth = None
-        if self.state in ("versioncheck", "auth") and self.l1 is not L1.CLOSED:
+        if self._state in (CgState.VERSIONCHECK, CgState.AUTH) and self.l1 is not L1.CLOSED:
             self.close("timeout")
 
     def _cancel_preauth(self) -> None:
@@ -268,7 +250,7 @@ class CgDialogue:
             del self.directory.online[self.account.uuid]
         if session is None:
             return
-        in_game = self.state == "game_dk"
+        in_game = self._state is CgState.GAME_DK
         if not in_game:
             lobby_commands.drop_from_lobby(self)
         with contextlib.suppress(HallError):
@@ -320,7 +302,7 @@ class CgDialogue:
         players = sorted(peer.username for peer in self.directory.online.values())
         return {
             "oldmsg": request,
-            **PING_INFO,
+            **self.services.ping_info,
             "playercount": len(players),
             "playerlist": players,
             "canlogon": True,
@@ -336,9 +318,9 @@ class CgDialogue:
         }
 
     def _handle_l2(self, packet: Packet) -> None:
-        states = STATES.get(packet.name)
-        if states is None or self.state not in states:
-            log.info("cg %s: %s in state %s: dropped", self.wire.peer, packet.name, self.state)
+        states = ACCEPTED_IN.get(packet.name)
+        if states is None or self._state not in states:
+            log.info("cg %s: %s in state %s: dropped", self.wire.peer, packet.name, self._state)
             return
         problem = check_serverbound(packet)
         if problem is not None:
@@ -386,7 +368,7 @@ class CgDialogue:
             self.codec.use_ids(registry.ids_for("gamehall"))
         self._flavor = flavor
         self._raw_send("cg:version.check", reply)
-        self.state = "auth"
+        self.move(Transition.VERSION_AGREED)
 
     def _precheck(self, body: dict[str, Any]) -> None:
         username = body["username"]
@@ -481,7 +463,7 @@ class CgDialogue:
         self.directory.online[account.uuid] = self
         self.directory.seat_uuids[account.username.lower()] = account.uuid
         self._cancel_preauth()
-        self.send_packet(lobby_commands.user_status(self, account))
+        self.send_packet(members.user_status(self, account))
         self._auth_reply(
             status="logged_in",
             username=account.username,
@@ -489,7 +471,7 @@ class CgDialogue:
             pwd="",
             serverid=self.accounts.server_id(),
         )
-        self.state = "active"
+        self.move(Transition.LOGGED_IN)
         game_commands.rejoin(self)
         browser_tables.offer_open_table(self)  # cg has no table list: a waiting browser table invites
 
@@ -499,7 +481,7 @@ class CgDialogue:
         if self.account is not None and self.directory.online.get(self.account.uuid) is self:
             del self.directory.online[self.account.uuid]
         session, self._session = self._session, None
-        if session is not None and self.state != "game_dk":
+        if session is not None and self._state is not CgState.GAME_DK:
             lobby_commands.drop_from_lobby(self)
         if session is not None:
             with contextlib.suppress(HallError):
@@ -520,7 +502,7 @@ class CgDialogue:
         elif isinstance(body.get("username"), str):
             found = self.accounts.find(body["username"])
         if found is not None:
-            self.send_packet(lobby_commands.user_status(self, found))
+            self.send_packet(members.user_status(self, found))
             return
         bot = lobby_commands.bot_status(self, wanted)
         if bot is not None:
@@ -577,11 +559,22 @@ class CgDialogue:
         updated = self.accounts.get(me)
         if updated is not None:
             self.account = updated
-            self.send_packet(lobby_commands.user_status(self, updated))
+            self.send_packet(members.user_status(self, updated))
 
     # ------------------------------------------------------------------ Listener (hall)
 
     def deliver(self, room_id: str, delivery: Delivery) -> None:
+        """A table event, translated for this connection alone.
+
+        Encode once: cg opts out of the shared render cache
+        (:meth:`~gamehall.protocols._core.Delivery.rendered`) on purpose. Its packets come
+        from this connection's :class:`~.game_out.GameTranslator`, a state machine of what the
+        connection has been shown (where each card lies, which values it has seen, its own
+        buttons), and leave through its own pacer and flavor filter with its negotiated packet
+        ids. Two connections' packets for one event are equal only if their whole histories
+        are, which no small key can say, and a Doppelkopf table has four seats, most events
+        differing per seat anyway (docs/architecture.md, "Encode once").
+        """
         if room_id != self.room_id:
             return
         if self.holding is not None:

@@ -16,11 +16,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gamehall.protocols._core import HallError
-from gamehall.protocols.cg import browser_tables, game_in, gamerules, lobby_commands, save_load
+from gamehall.protocols.cg import browser_tables, game_in, gamerules, save_load
 from gamehall.protocols.cg.codec import Packet, parse_uuid
 from gamehall.protocols.cg.game_out import GameTranslator, summaries
 from gamehall.protocols.cg.lobbies import LOBBY_EXTRA, Lobby, lobby_record, rebuild_lobbies
+from gamehall.protocols.cg.members import member_status, remove_member, seat_bots
 from gamehall.protocols.cg.pacing import Pacing, WaitForStart, paced
+from gamehall.protocols.cg.states import CgState, Transition
+from gamehall.protocols.cg.table import doppelkopf
 from gamehall.rules._core import Action, Event, RuleError, Seat
 from gamehall.rules.doppelkopf import events as ev
 from gamehall.rules.doppelkopf.actions import Accuse, CancelAccusation, PickMove, WeddingClarification
@@ -75,7 +78,7 @@ def start_game(conn: CgDialogue, lobby: Lobby) -> None:
         for uid in lobby.order:
             member = lobby.members[uid]
             if member.is_bot:
-                lobby_commands.seat_bots(conn, lobby, info.room_id, member)
+                seat_bots(conn, lobby, info.room_id, member)
             else:
                 owner = next(d for d in dialogues if d.account_uuid == uid)
                 assert owner.session is not None
@@ -159,10 +162,10 @@ def deliver(conn: CgDialogue, event: Event) -> None:
     if isinstance(event, ev.GameStarted):
         conn.translator = None
         conn.pacing = None
-        conn.state = "game_dk"
+        conn.move(Transition.GAME_STARTED)
         conn.pacer.push(game_start_packet(conn))
         return
-    if conn.state != "game_dk":
+    if conn.state is not CgState.GAME_DK:
         browser_tables.seat_event(conn, event)  # waiting at a browser table: seats change
         return
     if _answered_for_vanilla(conn, event):
@@ -212,7 +215,7 @@ def _answered_for_vanilla(conn: CgDialogue, event: Event) -> bool:
 
 def game_over(conn: CgDialogue, reason: str | None) -> None:
     """The table is over (``reason`` from the engine, or ``None`` when the room just closed)."""
-    if conn.state != "game_dk":
+    if conn.state is not CgState.GAME_DK:
         conn.room_id = None
         return
     if reason in ("cancel", "left") or reason is None:
@@ -220,21 +223,21 @@ def game_over(conn: CgDialogue, reason: str | None) -> None:
     elif reason == "penalty_abort":
         conn.status("gamehall:msg.game.dk.penalty_abort", kind="notice")
     conn.send_packet(Packet("cg:game.end", {"next_state": "lobby"}))
-    conn.state = "lobby"
+    conn.move(Transition.GAME_ENDED)
     conn.translator = None
     conn.room_id = None
     lobby = conn.directory.lobby_for(conn.account_uuid)
     if lobby is None:
-        conn.state = "active"
+        conn.move(Transition.LEFT_LOBBY)
         return
     if lobby.bridge_room is not None:
         browser_tables.leave_after_game(conn, lobby)
         return
     lobby.room_id = None
     for member in list(lobby.members.values()):
-        gone = getattr(member.peer, "closed", False) or (member.peer is None and not member.is_bot)
+        gone = member.peer.closed if member.peer is not None else not member.is_bot
         if gone and member.uuid != conn.account_uuid:
-            lobby_commands.remove_member(conn, lobby, member)  # dropped during the game: gone now
+            remove_member(conn, lobby, member)  # dropped during the game: gone now
         elif member.peer is not None:
             member.ready = False
     conn.send_packet(
@@ -262,6 +265,7 @@ def handle(conn: CgDialogue, name: str, body: dict[str, Any]) -> None:
         log.info("cg %s: %s dropped: %s", conn.wire.peer, name, exc)
         return
     except game_in.Refused as exc:
+        conn.session.refused(conn.room_id, exc.message)
         _refuse(conn, exc.message)
         return
     try:
@@ -318,15 +322,15 @@ def rejoin(conn: CgDialogue) -> None:
         rules = conn.session.room(room_id).game.view(None)["rules"]
     except HallError:  # the game ended while this seat was away: the lobby goes on without it
         lobby.room_id = None
-        lobby_commands.remove_member(conn, lobby, member)
+        remove_member(conn, lobby, member)
         return
     if conn.flavor == "vanilla" and rules.get("misplay") == "penalize":
         return
     member.peer = conn
-    conn.state = "lobby"
+    conn.move(Transition.ENTERED_LOBBY)
     conn.send_packet(Packet("cg:lobby.join", {"lobby": lobby.lobby_id}))
     for other in lobby.members.values():
-        conn.send_packet(lobby_commands.member_status(other))
+        conn.send_packet(member_status(other))
     conn.send_packet(lobby.full_change(conn.flavor))
     conn.room_id = room_id
     conn.holding = []
@@ -339,7 +343,7 @@ def rejoin(conn: CgDialogue) -> None:
         return
     conn.holding = None
     conn.translator = None
-    conn.state = "game_dk"
+    conn.move(Transition.GAME_STARTED)
     conn.send_packet(game_start_packet(conn))
     _resync(conn)
 
@@ -347,23 +351,15 @@ def rejoin(conn: CgDialogue) -> None:
 def _slots(conn: CgDialogue, translator: GameTranslator) -> list[tuple[str, str, bool]]:
     """Where every card of the round lies now, as (card id, slot, value shown to this seat).
 
-    Card *ids* of other hands are public (every seat saw them dealt), so they are read from the
-    table state; values follow the visibility rules of §4.4."""
+    The table's view says where each card lies and which values this seat may see (§4.4:
+    :func:`gamehall.rules.doppelkopf.views.card_places`); the translator learns those values."""
     assert conn.session is not None and conn.room_id is not None
-    rnd = conn.session.room(conn.room_id).game.s.round
-    open_cards = bool(conn.session.room(conn.room_id).game.rules.get("open_cards"))
     placed: list[tuple[str, str, bool]] = []
-    for seat, hand in enumerate(rnd.hands):
-        shown = open_cards or seat == translator.seat
-        placed += [(card, translator.slot("hand", seat), shown) for card in hand]
-    for trick in rnd.tricks:
-        if trick.winner is not None:
-            placed += [(c, translator.slot("tricks", trick.winner), False) for c in trick.cards if c]
-    if rnd.trick is not None and rnd.trick.winner is None:
-        placed += [(card, "table", True) for card in rnd.trick.cards if card]
-    for card, _slot, shown in placed:
-        if shown:
-            translator.values[card] = rnd.values[card]
+    for place in doppelkopf(conn.session.room(conn.room_id)).card_places(translator.seat):
+        slot = "table" if place.seat is None else translator.slot(place.place, place.seat)
+        if place.value is not None:
+            translator.values[place.card] = place.value
+        placed.append((place.card, slot, place.value is not None))
     return placed
 
 

@@ -1,4 +1,4 @@
-"""cg lobbies: the shared, in-memory part of the cg service (note §4.2), one directory per hall.
+"""cg lobbies: the shared, in-memory part of the cg service (note §4.2), one directory per server.
 
 A cg *lobby* gathers up to four users (humans and ``dk_dumb`` bots) who set the rules and get
 ready; only when all four are ready does a hall room of game ``doppelkopf`` exist: the lobby
@@ -10,21 +10,26 @@ wants the ``ready`` step first. When the game ends the room is gone and the lobb
 The directory also knows every logged-in cg connection by account uuid (invites, ``status.user``
 online/offline, a second login closing the first) and the uuid of every seat name (bots get a
 fresh uuid). Nothing here does I/O: connections are reached through :class:`Peer`.
+
+:class:`CgServices` is what every cg connection of one server shares: the hall, the clock, the
+account store and the directory. The server builds it once (``gamehall.protocols.cg.spec``)
+and hands it to each dialogue, so two servers in one process share nothing.
 """
 
 from __future__ import annotations
 
 import itertools
 import uuid
-import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from gamehall.protocols._core import HallPort, Session
+from gamehall.protocols._core import Clock, HallPort, Session
+from gamehall.protocols._spec import ServerResources
 from gamehall.protocols.cg import gamerules
-from gamehall.protocols.cg.accounts import LoginThrottle
+from gamehall.protocols.cg.accounts import Accounts, LoginThrottle
 from gamehall.protocols.cg.codec import Packet
+from gamehall.protocols.cg.states import CgState, Transition
 
 ROLE_REMOVED: Final = -1
 ROLE_PLAYER: Final = 10
@@ -53,10 +58,19 @@ class Peer(Protocol):
     @property
     def session(self) -> Session | None: ...
 
+    @property
+    def closed(self) -> bool:
+        """The connection is gone (its member is dropped when the game ends)."""
+        ...
+
     def send_packet(self, packet: Packet) -> None: ...
 
-    def in_state(self) -> str:
-        """``active``, ``lobby`` or ``game_dk``."""
+    def in_state(self) -> CgState:
+        """``ACTIVE``, ``LOBBY`` or ``GAME_DK``."""
+        ...
+
+    def move(self, transition: Transition) -> None:
+        """Change the connection's state along :data:`.states.TRANSITIONS` (a kick: left the lobby)."""
         ...
 
 
@@ -185,15 +199,33 @@ class Directory:
         return Member(uuid.uuid4().hex, f"bot_{bot_type}_{number}", ROLE_PLAYER, None, True, bot_type)
 
 
-_directories: weakref.WeakKeyDictionary[Any, Directory] = weakref.WeakKeyDictionary()
+DEFAULT_PING_INFO: Final[dict[str, Any]] = {
+    "name": "gamehall",
+    "visiblename": "gamehall",
+    "slogan": "",
+    "maxplayers": 0,
+}
+"""The operator's ping-reply texts (§2.2, §8) unless a server gives its own."""
 
 
-def directory_of(hall: HallPort) -> Directory:
-    """The cg directory of ``hall`` (made on first use; goes away with the hall)."""
-    found = _directories.get(hall)
-    if found is None:
-        found = _directories[hall] = Directory()
-    return found
+@dataclass(frozen=True, slots=True)
+class CgServices:
+    """Everything the cg connections of one server share (see the module docstring).
+
+    ``accounts`` is the server's account store (``gamehall.store.accounts``: SQLite in the
+    hall's database file, in memory for tests); ``ping_info`` the texts of a ping reply.
+    """
+
+    hall: HallPort
+    clock: Clock
+    accounts: Accounts
+    directory: Directory = field(default_factory=Directory)
+    ping_info: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_PING_INFO))
+
+    @classmethod
+    def of(cls, resources: ServerResources) -> CgServices:
+        """The services of one server: its hall, clock and account store, a fresh directory."""
+        return cls(resources.hall, resources.clock, resources.accounts())
 
 
 # -- after a restart (note §5.2; docs/recovery.md) ----------------------------------------------

@@ -1,7 +1,8 @@
 """The lobby packets of one cg connection (note §4.2) and the game start, plus chat (§4.6).
 
 Functions take the connection's dialogue (:class:`~.dialogue.CgDialogue`), which holds its
-account, flavor and hall session; the shared lobby state is in :mod:`.lobbies`.
+account, flavor and hall session; the shared lobby state is in :mod:`.lobbies`, entering and
+leaving a lobby in :mod:`.members`.
 """
 
 from __future__ import annotations
@@ -13,19 +14,17 @@ from typing import TYPE_CHECKING, Any, Final
 from gamehall.protocols._core import HallError
 from gamehall.protocols._text import normalise
 from gamehall.protocols.cg import browser_tables, game_commands, gamerules, registry, save_load
-from gamehall.protocols.cg.accounts import Account
 from gamehall.protocols.cg.codec import Packet, parse_uuid
 from gamehall.protocols.cg.lobbies import (
-    BOT_POLICY,
     BOT_TYPES,
     ROLE_ADMIN,
     ROLE_CREATOR,
     ROLE_PLAYER,
     ROLE_REMOVED,
     Lobby,
-    Member,
 )
-from gamehall.rules._core import RuleError
+from gamehall.protocols.cg.members import enter, member_status, remove_member
+from gamehall.protocols.cg.states import CgState, Transition
 
 if TYPE_CHECKING:
     from gamehall.protocols.cg.dialogue import CgDialogue
@@ -36,31 +35,6 @@ CHAT_MAX: Final = 500
 CHAT_RATE: Final = 5
 CHAT_WINDOW_S: Final = 10.0
 ROLES: Final = (ROLE_REMOVED, 0, 1, ROLE_PLAYER, ROLE_ADMIN, ROLE_CREATOR)
-
-
-def user_status(conn: CgDialogue, account: Account) -> Packet:
-    online = account.uuid in conn.directory.online
-    return Packet(
-        "cg:status.user",
-        {
-            "username": account.username,
-            "uuid": account.uuid,
-            "profile_img": account.profile_img,
-            "status": "online" if online else "offline",
-        },
-    )
-
-
-def member_status(member: Member) -> Packet:
-    return Packet(
-        "cg:status.user",
-        {
-            "username": member.name,
-            "uuid": member.uuid,
-            "profile_img": "bot" if member.is_bot else "default",
-            "status": "online" if member.is_bot or member.peer is not None else "offline",
-        },
-    )
 
 
 def bot_status(conn: CgDialogue, wanted: str | None) -> Packet | None:
@@ -100,22 +74,6 @@ def handle(conn: CgDialogue, name: str, body: dict[str, Any]) -> None:
 # ------------------------------------------------------------------------------ entering
 
 
-def _enter(conn: CgDialogue, lobby: Lobby, role: int) -> None:
-    """The three steps a creator or joiner gets, and the others' two (§4.2)."""
-    assert conn.account is not None
-    member = Member(conn.account.uuid, conn.account.username, role, conn)
-    conn.directory.add_member(lobby, member)
-    conn.state = "lobby"
-    conn.send_packet(Packet("cg:lobby.join", {"lobby": lobby.lobby_id}))
-    for other in lobby.members.values():
-        conn.send_packet(member_status(other))
-    conn.send_packet(lobby.full_change(conn.flavor))
-    for peer in lobby.peers():
-        if peer is not conn:
-            peer.send_packet(member_status(member))
-            peer.send_packet(lobby.users_delta(member.uuid, **lobby.user_entry(member)))
-
-
 def create(conn: CgDialogue, body: dict[str, Any]) -> None:
     if body.get("game", "doppelkopf") != "doppelkopf":
         conn.status("gamehall:msg.lobby.create.invalid_game")
@@ -123,7 +81,7 @@ def create(conn: CgDialogue, body: dict[str, Any]) -> None:
     variant = body.get("variant", "c")
     known = isinstance(variant, str) and variant in gamerules.VARIANTS
     lobby = conn.directory.new_lobby(variant if known else "c")
-    _enter(conn, lobby, ROLE_CREATOR)
+    enter(conn, lobby, ROLE_CREATOR)
 
 
 def invite(conn: CgDialogue, body: dict[str, Any]) -> None:
@@ -146,11 +104,11 @@ def invite(conn: CgDialogue, body: dict[str, Any]) -> None:
     peer = conn.directory.online.get(account.uuid)
     if peer is None:
         conn.status(key + "user_not_online")
-    elif peer.in_state() == "lobby":
+    elif peer.in_state() is CgState.LOBBY:
         conn.status(key + "user_in_lobby")
-    elif peer.in_state() == "game_dk":
+    elif peer.in_state() is CgState.GAME_DK:
         conn.status(key + "user_in_dk_game")
-    elif peer.in_state() != "active":
+    elif peer.in_state() is not CgState.ACTIVE:
         conn.status(key + "user_cur_not_available")
     elif lobby.full:
         conn.status(key + "lobby_full")
@@ -193,7 +151,8 @@ def accept(conn: CgDialogue, body: dict[str, Any]) -> None:
         return
     del lobby.invited[conn.account_uuid]
     if lobby.bridge_room is not None:  # a browser table: the inviter is a browser player
-        browser_tables.accept(conn, lobby, body["accepted"] is True)
+        if browser_tables.accept(conn, lobby, body["accepted"] is True):
+            game_commands.release(conn)  # what the join held back, now that the lobby is shown
         return
     if body["accepted"] is not True:
         peer = conn.directory.online.get(inviter)
@@ -214,7 +173,7 @@ def accept(conn: CgDialogue, body: dict[str, Any]) -> None:
     elif lobby.full:
         conn.status(key + "lobby_full")
     else:
-        _enter(conn, lobby, ROLE_PLAYER)
+        enter(conn, lobby, ROLE_PLAYER)
 
 
 # ------------------------------------------------------------------------------ in a lobby
@@ -292,14 +251,8 @@ def kick(conn: CgDialogue, lobby: Lobby, body: dict[str, Any]) -> None:
             )
         )
         target.peer.send_packet(Packet("cg:lobby.leave", {"lobby": lobby.lobby_id}))
-        if isinstance(target.peer, type(conn)):
-            target.peer.state = "active"
+        target.peer.move(Transition.LEFT_LOBBY)
     remove_member(conn, lobby, target)
-
-
-def enter_bridge(conn: CgDialogue, lobby: Lobby) -> None:
-    """A cg client takes a seat at a browser table (:mod:`.browser_tables`): the usual entry."""
-    _enter(conn, lobby, ROLE_PLAYER)
 
 
 def leave(conn: CgDialogue, lobby: Lobby) -> None:
@@ -311,7 +264,7 @@ def leave(conn: CgDialogue, lobby: Lobby) -> None:
             conn.session.leave(lobby.bridge_room)  # the browser table's seat goes too
         conn.room_id = None
     conn.send_packet(Packet("cg:lobby.leave", {"lobby": lobby.lobby_id}))
-    conn.state = "active"
+    conn.move(Transition.LEFT_LOBBY)
     remove_member(conn, lobby, member)
 
 
@@ -322,22 +275,6 @@ def drop_from_lobby(conn: CgDialogue) -> None:
         member = lobby.members.get(conn.account_uuid)
         if member is not None and member.peer is conn:
             remove_member(conn, lobby, member)
-
-
-def remove_member(conn: CgDialogue, lobby: Lobby, member: Member) -> None:
-    """``member`` leaves ``lobby``: the others see role -1; a departing creator is replaced."""
-    was_creator = member.role == ROLE_CREATOR
-    conn.directory.remove_member(lobby, member.uuid)
-    lobby.broadcast(lobby.users_delta(member.uuid, role=ROLE_REMOVED))
-    if was_creator:
-        heir = next((m for m in lobby.members.values() if not m.is_bot), None)
-        if heir is not None:
-            heir.role = ROLE_CREATOR
-            lobby.broadcast(lobby.users_delta(heir.uuid, role=ROLE_CREATOR))
-
-
-def bot_policy(member: Member) -> str:
-    return BOT_POLICY.get(member.bot_type or "", "random")
 
 
 # ------------------------------------------------------------------------------ chat
@@ -365,12 +302,3 @@ def chat(conn: CgDialogue, body: dict[str, Any]) -> None:
             {"sender": conn.account_uuid, "username": conn.username, "text": text, "ts": conn.wall_time()},
         )
     )
-
-
-def seat_bots(conn: CgDialogue, lobby: Lobby, room_id: str, member: Member) -> None:
-    """One lobby bot takes the next seat of the room (the hall's in-process bot)."""
-    try:
-        (name,) = conn.hall.add_bots(room_id, 1, bot_policy(member))
-    except (HallError, RuleError) as exc:
-        raise HallError("no_bots", f"bot could not be seated: {exc}") from None
-    conn.directory.seat_uuids[name.lower()] = member.uuid

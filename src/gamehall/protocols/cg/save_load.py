@@ -22,6 +22,7 @@ from gamehall.protocols.cg import gamerules
 from gamehall.protocols.cg.codec import Packet, parse_uuid
 from gamehall.protocols.cg.lobbies import ROLE_ADMIN, Lobby, Preload
 from gamehall.protocols.cg.saves import BadToken, SaveToken, make_token, read_token
+from gamehall.protocols.cg.table import doppelkopf
 from gamehall.rules.doppelkopf import DoppelkopfTable
 
 if TYPE_CHECKING:
@@ -38,11 +39,10 @@ LOAD_KEY = "gamehall:msg.game.load."
 def save(conn: CgDialogue, game_id: str, players: list[str]) -> Packet:
     """Keep the adjourned table's state; the ``game.save`` packet with this connection's token."""
     assert conn.session is not None and conn.room_id is not None
-    table = conn.session.room(conn.room_id).game
+    table = doppelkopf(conn.session.room(conn.room_id))
     saves = conn.accounts.saved_games()
     now = conn.wall_time()
     if saves.get(game_id) is None:
-        assert isinstance(table, DoppelkopfTable)
         saves.put(game_id, table.to_json(), now)
     lobby = conn.directory.lobby_for(conn.account_uuid)
     bots = tuple(

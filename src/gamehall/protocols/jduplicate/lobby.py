@@ -4,7 +4,8 @@ JDuplicate has a hall of its own on top of gamehall's: the logged-in users (SERV
 those not in a game (HALLUSERLIST), and the games by name (SERVERGAMELIST, GAMEINFOS). A game
 is a hall room of game ``words``; the hall forgets the room when its game ends, but JDuplicate
 keeps a GAMEOVER game listed until its last player leaves (§4.1), so the games live here, one
-:class:`JdLobby` per hall, shared by every JDuplicate connection of that hall.
+:class:`JdLobby` per server, shared by every JDuplicate connection of that server through its
+:class:`JdServices`.
 
 Connections reach each other through :class:`Member` (the dialogue): hall chat actions, the
 GAMEINFOS broadcasts, kicks and the chat of a finished game whose room is gone.
@@ -13,12 +14,12 @@ GAMEINFOS broadcasts, kicks and the chat of a finished game whose room is gone.
 from __future__ import annotations
 
 import datetime
-import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from gamehall.protocols._core import Clock, HallError, HallPort, Session
+from gamehall.protocols._spec import ServerResources
 from gamehall.protocols.jduplicate import messages as m
 from gamehall.rules._core import JSON, ConfigError
 
@@ -238,16 +239,22 @@ class JdLobby:
         return True
 
 
-_LOBBIES: weakref.WeakKeyDictionary[Any, JdLobby] = weakref.WeakKeyDictionary()
+@dataclass(frozen=True, slots=True)
+class JdServices:
+    """What the JDuplicate connections of one server share: the hall, the clock, the lobby."""
 
+    hall: HallPort
+    clock: Clock
+    lobby: JdLobby
 
-def lobby_of(hall: HallPort, clock: Clock) -> JdLobby:
-    """The one JDuplicate lobby of ``hall`` (created on first use)."""
-    lobby = _LOBBIES.get(hall)
-    if lobby is None:
-        lobby = JdLobby(hall, clock)
-        _LOBBIES[hall] = lobby
-    return lobby
+    @classmethod
+    def of(cls, resources: ServerResources) -> JdServices:
+        return cls.for_hall(resources.hall, resources.clock)
+
+    @classmethod
+    def for_hall(cls, hall: HallPort, clock: Clock) -> JdServices:
+        """Fresh services (an empty lobby) over ``hall``."""
+        return cls(hall, clock, JdLobby(hall, clock))
 
 
 def min_time_per_turn(hall: HallPort) -> int:
@@ -274,7 +281,7 @@ __all__ = [
     "Departure",
     "JdGame",
     "JdLobby",
+    "JdServices",
     "Member",
-    "lobby_of",
     "min_time_per_turn",
 ]

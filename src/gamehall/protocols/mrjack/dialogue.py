@@ -1,7 +1,7 @@
 """One Mr. Jack connection: the term protocol's state machine over the hall (``mrjack-newyork.md``).
 
-The server calls :func:`make_dialogue` for every accepted TCP connection and feeds it bytes;
-the dialogue answers through its :class:`~gamehall.protocols._core.Wire` in the server's wire
+The server makes one :class:`MrJackDialogue` (:mod:`.spec`) per accepted TCP connection and feeds
+it bytes; the dialogue answers through its :class:`~gamehall.protocols._core.Wire` in the server's wire
 style (``prolog`` by default, or ``plain``; note 2.2) and is the hall's
 :class:`~gamehall.protocols._core.Listener` once the user has a nick.
 
@@ -42,7 +42,6 @@ from typing import Final
 from gamehall.protocols._core import (
     NEED_DATA,
     UNLIMITED,
-    Clock,
     CloseReason,
     Delivery,
     HallError,
@@ -53,7 +52,7 @@ from gamehall.protocols._core import (
 )
 from gamehall.protocols.mrjack import seating, texts
 from gamehall.protocols.mrjack.codec import MAX_LINE_BYTES, Received, TermCodec
-from gamehall.protocols.mrjack.messages import atoms, err, event_terms, ok, refusal, term
+from gamehall.protocols.mrjack.messages import atoms, err, event_terms, ok, refusal, render_key, term
 from gamehall.protocols.mrjack.terms import Atom, Command, Str, Style, Term, print_term
 from gamehall.rules._core import Action, Event, RuleError
 from gamehall.rules.mrjack.actions import ROLES, Aktion, Aktiv, Aufgeben, Fertig, Ziel
@@ -79,11 +78,6 @@ class State(enum.Enum):
     CLOSED = "closed"
 
 
-def make_dialogue(hall: HallPort, wire: Wire, clock: Clock) -> MrJackDialogue:
-    """The dialogue of one accepted connection (looked up by ``gamehall.server.app``)."""
-    return MrJackDialogue(hall, wire, clock)
-
-
 def _style_option(hall: HallPort) -> Style:
     value = seating.server_option(hall, "wire_style", Style.PROLOG.value)
     try:
@@ -98,21 +92,21 @@ class MrJackDialogue:
 
     def __init__(
         self,
-        hall: HallPort,
+        services: seating.MrJackServices,
         wire: Wire,
-        clock: Clock,
         *,
         style: Style | None = None,
         max_games: int | None = None,
         max_line: int = MAX_LINE_BYTES,
     ) -> None:
+        hall = services.hall
         self._hall = hall
         self._wire = wire
-        self._clock = clock
+        self._clock = services.clock
         self.style = style if style is not None else _style_option(hall)
         self._max_games = max_games
         self._codec = TermCodec(self.style, max_line=max_line)
-        self._roster = seating.roster_of(hall)
+        self._roster = services.roster
         self.state = State.CONNECTED
         self.nick: str | None = None
         self.room_id: str | None = None
@@ -173,8 +167,11 @@ class MrJackDialogue:
             return
         if room_id != self.room_id or self.state is State.CLOSED:
             return
+        event, nick, watching = delivery.event, self.nick, self.state is State.WATCHING
         try:
-            self._send_all(event_terms(delivery.event, self.nick, self.state is State.WATCHING))
+            key = ("mrjack", self.style, *render_key(event, nick, watching))
+            lines = delivery.rendered(key, lambda: self._encode(event_terms(event, nick, watching)))
+            self._send_encoded(lines)
         except Exception:
             log.exception("mrjack %s (%s): failed to pass on %s", self._wire.peer, self.nick, delivery.event)
 
@@ -270,7 +267,7 @@ class MrJackDialogue:
             return
         limit = self._max_games if self._max_games is not None else seating.max_games(self._hall)
         try:
-            self._join(lambda: seating.seat(session, role, limit), role)
+            self._join(lambda: seating.seat(self._hall, session, role, limit), role)
         except seating.NoSeat:
             self.send(err(texts.role_taken(role)))
 
@@ -292,7 +289,7 @@ class MrJackDialogue:
             replay()
 
     def _watch(self, session: Session) -> None:
-        info = seating.oldest_game(session)
+        info = seating.oldest_game(self._hall)
         if info is None:
             self.send(err(texts.NO_GAME))
             return
@@ -409,6 +406,16 @@ class MrJackDialogue:
         for command in commands:
             self.send(command)
 
+    def _encode(self, commands: Sequence[Command]) -> tuple[bytes, ...]:
+        """The lines of ``commands`` in this connection's wire style."""
+        return tuple(self._codec.encode(command) for command in commands)
+
+    def _send_encoded(self, lines: Sequence[bytes]) -> None:
+        """Lines already encoded (perhaps by another connection of the same style)."""
+        if not self._lost:
+            for line in lines:
+                self._wire.send(line)
+
     def _logout_soon(self, *, dropped: bool) -> None:
         self._clock.call_later(0, lambda: self._logout(dropped=dropped))
 
@@ -462,4 +469,4 @@ _HANDLERS: Final[dict[tuple[str, int], _Handler]] = {
 }
 """(functor, arity) -> handler. Functors compare case-insensitively (note 2.3 rule 3)."""
 
-__all__ = ["IDLE_TIMEOUT_S", "NICK_PATTERN", "MrJackDialogue", "State", "make_dialogue", "shown", "value_of"]
+__all__ = ["IDLE_TIMEOUT_S", "NICK_PATTERN", "MrJackDialogue", "State", "shown", "value_of"]

@@ -1,6 +1,6 @@
 """One UrServer connection: the 1.13 protocol's state machine over the hall (note 4-9).
 
-The server calls :func:`make_dialogue` for every accepted TCP connection and feeds it bytes;
+The server makes one dialogue (:mod:`.spec`) per accepted TCP connection and feeds it bytes;
 the dialogue answers through its :class:`~gamehall.protocols._core.Wire`, and once it sits in a
 game it is the hall's :class:`~gamehall.protocols._core.Listener` for that connection.
 
@@ -40,7 +40,6 @@ from gamehall.protocols._core import (
     UNLIMITED,
     Cancellable,
     ChatSaid,
-    Clock,
     CloseReason,
     Delivery,
     HallError,
@@ -55,7 +54,7 @@ from gamehall.protocols._text import one_line
 from gamehall.protocols.urserver import render, sequences, tournament
 from gamehall.protocols.urserver.codec import UrCodec
 from gamehall.protocols.urserver.commands import Fehler
-from gamehall.protocols.urserver.lobby import UrGame, lobby_of, output_charset
+from gamehall.protocols.urserver.lobby import UrGame, UrServices
 from gamehall.protocols.urserver.play import GameInput
 from gamehall.protocols.urserver.texts import VERSION, fehler_line
 from gamehall.rules._core import Event, SeatAway, SeatJoined, SeatLeft
@@ -81,30 +80,24 @@ class State(enum.Enum):
     CLOSED = "closed"
 
 
-def make_dialogue(hall: HallPort, wire: Wire, clock: Clock) -> UrDialogue:
-    """The dialogue of one accepted UrServer connection (looked up by ``gamehall.server.app``),
-    writing in the charset the operator chose."""
-    return UrDialogue(hall, wire, clock, encoding=output_charset(hall))
-
-
 class UrDialogue:
     """The UrServer protocol for one TCP connection (see the module docstring)."""
 
     def __init__(
         self,
-        hall: HallPort,
+        services: UrServices,
         wire: Wire,
-        clock: Clock,
         *,
         encoding: str = "utf-8",
         end_linger_s: float = END_LINGER_S,
         tournament: bool | None = None,
     ) -> None:
-        self.hall = hall
+        hall = services.hall
+        self.hall: HallPort = hall
         self.wire = wire
-        self.clock = clock
-        self.lobby = lobby_of(hall, clock)
-        self.tournament = bool(getattr(hall, "tournament", False)) if tournament is None else tournament
+        self.clock = services.clock
+        self.lobby = services.lobby
+        self.tournament = hall.tournament if tournament is None else tournament
         self._codec = UrCodec(encoding=encoding)
         self._end_linger_s = end_linger_s
         self.state = State.LOBBY
@@ -417,7 +410,7 @@ class UrDialogue:
         if self.session is not None:
             with contextlib.suppress(HallError):
                 return self.session.room(room_id).info()
-        return next((info for info in self.hall.rooms("ursuppe") if info.room_id == room_id), None)
+        return self.hall.room_info(room_id)
 
     def status_block(self, game: UrGame, view: Any = None) -> list[str]:
         shown = game.table.view(None) if view is None else view
@@ -437,11 +430,36 @@ class UrDialogue:
         if game is None or room_id != game.room_id or self.state not in (State.PLAYER, State.SPECTATOR):
             return
         try:
-            self.send_lines(self._lines_for(delivery.event, game))
+            lines = self._own_lines(delivery.event, game)
+            if lines is None:
+                self._send_table_lines(delivery, game)
+            else:
+                self.send_lines(lines)
         except Exception:
             log.exception("UrServer %s: failed to pass on %s", self.wire.peer, delivery.event)
 
-    def _lines_for(self, event: Event, game: UrGame) -> list[str]:
+    def _send_table_lines(self, delivery: Delivery, game: UrGame) -> None:
+        """An event whose lines are the same for every connection (:func:`.render.event_lines`):
+        rendered and encoded once per charset for the whole table
+        (:meth:`~gamehall.protocols._core.Delivery.rendered`); what the lines mean to this
+        connection (the request it was prompted with) is noted here."""
+        event = delivery.event
+        lines, block = delivery.rendered(("urserver", self._codec.encoding), lambda: self._table_block(event))
+        if lines and lines[0].startswith("ZUG_"):
+            self.play.prompted = lines[0].split()[0]
+        if isinstance(event, ev.SpielBeendet):
+            tournament.log_result(game)
+        if lines and self.state is not State.CLOSED:
+            self.wire.send(block)
+
+    def _table_block(self, event: Event) -> tuple[tuple[str, ...], bytes]:
+        lines = tuple(render.event_lines(event))
+        return lines, self._codec.encode_block(lines) if lines else b""
+
+    def _own_lines(self, event: Event, game: UrGame) -> list[str] | None:
+        """The lines of an event that this connection renders for itself, because they depend
+        on what it has seen or who it is (seat changes, spectators, chat, the game's start, a
+        timeout of its own request); ``None`` for every other event (:meth:`_send_table_lines`)."""
         if isinstance(event, SeatJoined):
             self._gone_seats.discard(event.seat)
             if self.hall_name is not None and event.name.lower() == self.hall_name.lower():
@@ -462,12 +480,7 @@ class UrDialogue:
         if isinstance(event, ev.ZeitUeberschritten):
             self.play.timed_out = self.play.prompted
             return [fehler_line(29)]
-        lines = render.event_lines(event)
-        if lines and lines[0].startswith("ZUG_"):
-            self.play.prompted = lines[0].split()[0]
-        if isinstance(event, ev.SpielBeendet):
-            tournament.log_result(game)
-        return lines
+        return None
 
     def _spectator_lines(self, event: SpectatorsChanged, game: UrGame) -> list[str]:
         now = set(event.names)

@@ -1,10 +1,11 @@
-"""The UrServer games of one hall, by their wire names (note 4 and 5.1).
+"""The UrServer games of one server, by their wire names (note 4 and 5.1).
 
 A game is created by ``NEU`` (name, password, timeout) and lives in a hall room of game
 "ursuppe". The hall forgets a room once its game is over, but the UrServer keeps an ended game
 listed (status 2) while any connection is still in it, for the chat after the end; and it
 keeps a waiting game for 30 minutes after its last connection left. So the games are kept
-here, one :class:`UrLobby` per hall, shared by every UrServer connection of that hall.
+here, one :class:`UrLobby` per server, shared by every UrServer connection of that server through
+its :class:`UrServices`.
 
 Player and spectator names are per game on the wire but unique per hall among users, so each
 connection logs in under a hall name of its own (its wire name, or with a ``-n`` suffix; not
@@ -14,12 +15,12 @@ hall names back to wire names.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from gamehall.protocols._core import Cancellable, Clock, HallError, HallPort
+from gamehall.protocols._spec import ServerResources
 from gamehall.protocols._text import one_token
 from gamehall.rules._core import JSON, ConfigError
 
@@ -121,7 +122,7 @@ class UrGame:
 
 
 class UrLobby:
-    """Every UrServer game of one hall, in creation order."""
+    """Every UrServer game of one server, in creation order."""
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
@@ -142,10 +143,15 @@ class UrLobby:
         """Forget games nobody here is in that are over, or foreign games whose hall room is
         gone (a browser table that ended or was abandoned)."""
         for game in list(self.games.values()):
-            if game.everyone():
-                continue
-            if game.status == 2 or (game.foreign and game.room_id not in live_rooms):
-                del self.games[game.name]
+            self.prune_one(game, game.room_id in live_rooms)
+
+    def prune_one(self, game: UrGame, room_live: bool) -> bool:
+        """:meth:`prune` for one game whose room is (or is not) ``room_live``; returns whether
+        the game was forgotten."""
+        if game.everyone() or not (game.status == 2 or (game.foreign and not room_live)):
+            return False
+        del self.games[game.name]
+        return True
 
     def next_login_suffix(self) -> int:
         self._login_counter += 1
@@ -181,7 +187,22 @@ class UrLobby:
         self._watch(game)
 
 
-_LOBBIES: weakref.WeakKeyDictionary[Any, UrLobby] = weakref.WeakKeyDictionary()
+@dataclass(frozen=True, slots=True)
+class UrServices:
+    """What the UrServer connections of one server share: the hall, the clock, the lobby."""
+
+    hall: HallPort
+    clock: Clock
+    lobby: UrLobby
+
+    @classmethod
+    def of(cls, resources: ServerResources) -> UrServices:
+        return cls.for_hall(resources.hall, resources.clock)
+
+    @classmethod
+    def for_hall(cls, hall: HallPort, clock: Clock) -> UrServices:
+        """Fresh services (an empty lobby) over ``hall``."""
+        return cls(hall, clock, UrLobby(clock))
 
 
 def server_option(hall: HallPort, key: str, default: JSON) -> JSON:
@@ -208,15 +229,6 @@ def output_charset(hall: HallPort) -> str:
         if isinstance(value, str) and value.lower() in ("latin-1", "iso-8859-1", "latin1")
         else "utf-8"
     )
-
-
-def lobby_of(hall: HallPort, clock: Clock) -> UrLobby:
-    """The one lobby of ``hall`` (created on first use)."""
-    lobby = _LOBBIES.get(hall)
-    if lobby is None:
-        lobby = UrLobby(clock)
-        _LOBBIES[hall] = lobby
-    return lobby
 
 
 Lookup = Callable[[str], UrGame | None]

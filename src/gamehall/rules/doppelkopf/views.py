@@ -5,10 +5,16 @@ This is the only place that decides visibility: a seat sees its own hand (every 
 summaries. The poverty cards are shown only to the two parties of the exchange (a ``sell``
 candidate only after accepting), a question only to its target, and a complaint's move list
 only to the accuser.
+
+:func:`card_places` is the same seat's view of where every card of the deal lies (hands, won
+tricks, the table), for a client that moves each card as an object and must rebuild them all
+when a seat returns (cg). Card *ids* are public (every seat saw every card dealt); values
+follow the rules above.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from gamehall.rules._core import JSON, Seat, ToMove
@@ -160,3 +166,39 @@ def table_view(table: TableState, seat: Seat | None, to_move: ToMove) -> dict[st
     if table.round is not None:
         view["round"] = _round_view(table, Referee(table.round, rules), seat)
     return view
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlace:
+    """Where one card of the deal lies, as one seat may know it.
+
+    ``place`` is ``"hand"`` or ``"tricks"`` (of ``seat``) or ``"table"`` (the trick being
+    played; ``seat`` is ``None``). ``value`` is ``None`` when the seat may not see the card.
+    """
+
+    card: str
+    place: str
+    seat: Seat | None
+    value: str | None
+
+
+def card_places(table: TableState, seat: Seat | None) -> list[CardPlace]:
+    """Every card of the current deal, as ``seat`` (``None`` = a spectator) may know it: each
+    hand in seat order (values only of its own hand, or of all with ``dk.open_cards``), then
+    the won tricks in the order they were taken (values hidden), then the cards of the trick
+    on the table (values shown). Empty between deals."""
+    rnd = table.round
+    if rnd is None:
+        return []
+    open_cards = bool(table.config["open_cards"])
+    places = [
+        CardPlace(card, "hand", owner, rnd.values[card] if open_cards or owner == seat else None)
+        for owner, hand in enumerate(rnd.hands)
+        for card in hand
+    ]
+    for trick in rnd.tricks:
+        if trick.winner is not None:
+            places += [CardPlace(card, "tricks", trick.winner, None) for card in trick.cards if card]
+    if rnd.trick is not None and rnd.trick.winner is None:
+        places += [CardPlace(card, "table", None, rnd.values[card]) for card in rnd.trick.cards if card]
+    return places
