@@ -73,6 +73,13 @@ def test_standings_count_points_typed_losses_and_rate_the_winner_up() -> None:
     assert [games for games, _ in standings.ratings["strong"]] == [1, 2, 3]
 
 
+def test_partners_sharing_first_place_both_win() -> None:
+    entrants = [Entrant(n) for n in "abcd"]
+    standings = compute_standings(entrants, [game(1, [("a", 1), ("b", 3), ("c", 1), ("d", 3)])])
+    rows = {row.name: (row.wins, row.draws, row.losses) for row in standings.rows}
+    assert rows == {"a": (1, 0, 0), "c": (1, 0, 0), "b": (0, 0, 1), "d": (0, 0, 1)}
+
+
 def test_ratings_use_the_ranks_of_a_multiplayer_game() -> None:
     entrants = [Entrant(n) for n in "abcd"]
     standings = compute_standings(entrants, [game(1, [("a", 1), ("b", 2), ("c", 3), ("d", 4)])])

@@ -145,12 +145,12 @@ def _count(
         row.points += points[seat.entrant]
         row.soft_timeouts += seat.soft_timeouts
         best = min(s.rank for s in report.seats)
-        shared = sum(1 for s in report.seats if s.rank == seat.rank) > 1
+        everyone_tied = len(report.seats) > 1 and all(s.rank == best for s in report.seats)
         if seat.end.result is SeatResult.FORFEIT and seat.end.reason is not None:
             row.forfeits[seat.end.reason.value] += 1
-        if seat.rank == best and shared and len(report.seats) > 1:
+        if everyone_tied:
             row.draws += 1
-        elif seat.rank == best:
+        elif seat.rank == best:  # first place, alone or with partners (a Doppelkopf team)
             row.wins += 1
         else:
             row.losses += 1
