@@ -46,7 +46,6 @@ connection is closed. The server and the other connections go on.
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
 import time
 from collections.abc import Callable
@@ -74,7 +73,52 @@ DialogueFactory = Callable[[Wire], Dialogue]
 
 
 class TcpConnection(asyncio.Protocol):
-    """A client connection of one TCP protocol (see the module docstring)."""
+    """A client connection of one TCP protocol (see the module docstring).
+
+    One lives per connected client, so it is kept small (issue 12 item 4): ``__slots__`` (it
+    has more attributes than CPython shares keys for, so each instance carried a private
+    ``__dict__`` of about 1.5 KB) and the send queue a plain list (an empty ``deque`` holds a
+    512-byte block, again after every ``clear()``). A new attribute belongs in ``__slots__``:
+    one that is not still works, but makes the instance's ``__dict__`` again.
+    """
+
+    __slots__ = (
+        "__dict__",  # made only if something sets another attribute (a test patching a method)
+        "_abort_timer",
+        "_backlog",
+        "_before_write",
+        "_bytes",
+        "_close_reason",
+        "_closing",
+        "_dialogue",
+        "_drained",
+        "_executor",
+        "_factory",
+        "_flush_scheduled",
+        "_held",
+        "_idle_timer",
+        "_inputs",
+        "_last_input",
+        "_limits",
+        "_linger_until",
+        "_loop",
+        "_lost",
+        "_metrics",
+        "_paused",
+        "_peer",
+        "_peer_eof",
+        "_pending",
+        "_pending_bytes",
+        "_pump_handle",
+        "_reading_paused",
+        "_tracker",
+        "_transport",
+        "connection_id",
+        "keepalive",
+        "protocol",
+        "read_pauses",
+        "writes",
+    )
 
     def __init__(
         self,
@@ -84,8 +128,13 @@ class TcpConnection(asyncio.Protocol):
         metrics: ServerMetrics,
         tracker: ConnectionTracker,
         executor: Executor | None = None,
+        before_write: Callable[[], None] | None = None,
     ) -> None:
+        """``before_write`` runs before each write to the socket: the hall's outbox flush, so
+        that no byte (a dialogue's own answer included) leaves before the commit of what the
+        input it answers changed."""
         self.protocol = protocol
+        self._before_write = before_write
         self.connection_id = next_connection_id(protocol)
         self._factory = factory
         self._limits = limits
@@ -96,7 +145,7 @@ class TcpConnection(asyncio.Protocol):
         self._transport: asyncio.Transport | None = None
         self._dialogue: Dialogue | None = None
         self._peer = "?"
-        self._pending: collections.deque[bytes] = collections.deque()
+        self._pending: list[bytes] = []
         self._pending_bytes = 0
         self._flush_scheduled = False
         self._paused = False
@@ -373,18 +422,22 @@ class TcpConnection(asyncio.Protocol):
 
     def _flush(self) -> None:
         self._flush_scheduled = False
+        if self._before_write is not None and self._pending:
+            self._before_write()
         if self._paused or self._lost or self._transport is None or not self._pending:
             return
         cap = self._limits.max_flush_bytes
         if cap <= 0 or self._pending_bytes <= cap:
             self._flush_all()
             return
-        batch: list[bytes] = []
-        size = 0
-        while self._pending and (not batch or size + len(self._pending[0]) <= cap):
-            frame = self._pending.popleft()
-            batch.append(frame)
+        count = size = 0
+        for frame in self._pending:
+            if count and size + len(frame) > cap:
+                break
+            count += 1
             size += len(frame)
+        batch = self._pending[:count]
+        del self._pending[:count]
         self._pending_bytes -= size
         self._meter(len(batch), size)
         self._write(b"".join(batch))
@@ -420,6 +473,8 @@ class TcpConnection(asyncio.Protocol):
             self._pump_handle.cancel()
             self._pump_handle = None
         self._backlog.clear()
+        if self._before_write is not None and self._pending:
+            self._before_write()  # a closing answer, too, leaves only after the commit
         self._flush_all()
         transport = self._transport
         if self._peer_eof or not transport.can_write_eof():
@@ -475,11 +530,13 @@ def connection_factory(
     metrics: ServerMetrics,
     tracker: ConnectionTracker,
     executor: Executor | None = None,
+    before_write: Callable[[], None] | None = None,
 ) -> Callable[[], TcpConnection]:
     """The protocol factory ``loop.create_server`` wants, for one listener. ``executor`` runs
-    offloaded work (password hashes); ``None`` means the loop's default executor."""
+    offloaded work (password hashes); ``None`` means the loop's default executor;
+    ``before_write`` see :class:`TcpConnection`."""
 
     def make() -> TcpConnection:
-        return TcpConnection(protocol, factory, limits, metrics, tracker, executor)
+        return TcpConnection(protocol, factory, limits, metrics, tracker, executor, before_write)
 
     return make
