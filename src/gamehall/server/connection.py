@@ -4,10 +4,13 @@
 :class:`gamehall.protocols._core.Wire` for its dialogue. It owns everything the dialogue must
 not: the socket, write batching, backpressure and the limits of :mod:`gamehall.server.limits`.
 
-Writes are batched per loop iteration: ``send()`` only appends to a list, and one callback
-scheduled with ``loop.call_soon`` hands the whole batch to the transport in a single
-``write``. A broadcast to a table therefore costs one system call per connection, not one per
-frame, and frames are never interleaved.
+Writes are batched per loop iteration: ``send()`` only appends to a list, and at the end of
+the turn the connection's whole queue goes to the transport in a single ``write``. A broadcast
+to a table therefore costs one system call per connection, not one per frame, and frames are
+never interleaved. The connections of one listener share a :class:`ListenerBatch`: one
+``loop.call_soon`` callback per turn flushes every connection that has output and adds the
+turn's traffic to the metrics, so a read that is answered costs no callback and no counter
+update of its own (issue 12: ``PING`` -> ``PONG`` per CPU-second against a raw echo server).
 
 Input is paced (issue 10: throttle, never cut). Bytes read go to a backlog; each loop turn
 feeds at most :data:`~gamehall.server.limits.FEED_PER_TURN` of them to the dialogue's codec
@@ -80,8 +83,12 @@ class TcpConnection(asyncio.Protocol):
         metrics: ServerMetrics,
         tracker: ConnectionTracker,
         executor: Executor | None = None,
+        batch: ListenerBatch | None = None,
     ) -> None:
+        """``batch`` is shared by the connections of one listener (see :func:`connection_factory`);
+        without one the connection gets its own."""
         self.protocol = protocol
+        self._batch = batch if batch is not None else ListenerBatch(protocol, metrics)
         self.connection_id = next_connection_id(protocol)
         self._factory = factory
         self._limits = limits
@@ -133,12 +140,12 @@ class TcpConnection(asyncio.Protocol):
             return
         self._pending.append(data)
         self._pending_bytes += len(data)
-        self._metrics.messages_out.inc(self.protocol)
-        self._metrics.bytes_out.inc(self.protocol, amount=len(data))
         if self._over_limit():
             self._cut_off_slow_consumer()
             return
-        self._schedule_flush()
+        if not self._flush_scheduled and not self._paused:
+            self._flush_scheduled = True
+            self._batch.flush_later(self)
 
     def close(self) -> None:
         """Flush what is queued, then close (lingering). Later input and sends are discarded."""
@@ -197,17 +204,20 @@ class TcpConnection(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self._lost or self._dialogue is None:
             return
-        if self._closing:
-            self._last_input = self._loop.time()
-            return  # lingering: read and discard until the peer closes or goes quiet
         now = self._loop.time()
         self._last_input = now
-        self._metrics.messages_in.inc(self.protocol)
-        self._metrics.bytes_in.inc(self.protocol, amount=len(data))
-        self._bytes.spend(now, len(data))
-        self._backlog += data
-        if self._pump_handle is None:
-            self._pump()
+        if self._closing:
+            return  # lingering: read and discard until the peer closes or goes quiet
+        size = len(data)
+        self._batch.count_read(size)
+        self._bytes.spend(now, size)
+        if self._pump_handle is not None:
+            self._backlog += data  # a pump is due: it takes this read in its turn
+        elif not self._backlog and size <= FEED_CHUNK:
+            self._pump(now, data)  # the common case: one small read, nothing waiting before it
+        else:
+            self._backlog += data
+            self._pump(now)
 
     def eof_received(self) -> bool:
         """The peer half-closed. Input already read is still handled (nothing is lost); then
@@ -254,14 +264,24 @@ class TcpConnection(asyncio.Protocol):
         """Input read but not handled yet (or waiting for an offloaded answer)."""
         return bool(self._backlog) or not self._drained or self._held > 0
 
-    def _pump(self) -> None:
-        """One turn of this connection's input: handle, feed, handle..., within the budgets."""
+    def _pump(self, now: float | None = None, read: bytes | None = None) -> None:
+        """One turn of this connection's input: handle, feed, handle..., within the budgets.
+
+        ``read`` is a read of at most :data:`FEED_CHUNK` bytes with an empty backlog before
+        it (from :meth:`data_received`): it is fed as it is instead of through the backlog,
+        or kept in the backlog if the turn ends before it is fed. ``now`` is the loop's time
+        when the caller already has it; one reading serves the whole turn.
+        """
         self._pump_handle = None
         dialogue = self._dialogue
         if self._closing or self._lost or dialogue is None:
             return
-        allowance = min(float(INPUTS_PER_TURN), self._inputs.available(self._loop.time()))
-        fed = 0
+        if now is None:
+            now = self._loop.time()
+        allowance = self._inputs.available(now)
+        if allowance > INPUTS_PER_TURN:
+            allowance = INPUTS_PER_TURN
+        fed = spent = 0
         started = time.perf_counter()
         try:
             while allowance >= 1 and not self._held and not self._closing:
@@ -269,33 +289,40 @@ class TcpConnection(asyncio.Protocol):
                     asked = int(allowance)
                     handled = dialogue.handle_buffered(asked)
                     allowance -= handled
-                    self._inputs.spend(self._loop.time(), handled)
+                    spent += handled
                     self._drained = handled < asked
                     continue
-                if not self._backlog or fed >= FEED_PER_TURN:
+                if read is not None:
+                    chunk, read = read, None
+                elif self._backlog and fed < FEED_PER_TURN:
+                    chunk = bytes(self._backlog[:FEED_CHUNK])
+                    del self._backlog[:FEED_CHUNK]
+                else:
                     break
-                chunk = bytes(self._backlog[:FEED_CHUNK])
-                del self._backlog[:FEED_CHUNK]
                 fed += len(chunk)
                 self._drained = False
                 dialogue.receive_data(chunk)
         except Exception:
             self._dialogue_failed("handling input")
             return
-        finally:
-            if fed or allowance < INPUTS_PER_TURN:
-                self._metrics.action_latency.observe(time.perf_counter() - started)
-        self._after_pump()
+        if read is not None and not self._closing:
+            self._backlog += read  # not fed this turn (budget spent, offload pending): keep it
+        if spent:
+            self._inputs.spend(now, spent)
+        if fed or spent:
+            self._metrics.action_latency.observe(time.perf_counter() - started)
+        self._after_pump(now)
 
-    def _after_pump(self) -> None:
+    def _after_pump(self, now: float) -> None:
         if self._closing or self._lost:
             return
-        now = self._loop.time()
         work_left = self._work_left()
         if not work_left and self._peer_eof:
             self._begin_close("peer")
             return
         bytes_wait = self._bytes.wait(now, 0.0)
+        if not work_left and bytes_wait <= 0 and not self._reading_paused:
+            return  # the usual end of a turn: everything handled, within the budgets
         self._set_reading(paused=work_left or bytes_wait > 0)
         if self._held:
             return  # the offload's answer pumps again
@@ -361,9 +388,10 @@ class TcpConnection(asyncio.Protocol):
     def _schedule_flush(self) -> None:
         if self._pending and not self._flush_scheduled and not self._paused:
             self._flush_scheduled = True
-            self._loop.call_soon(self._flush)
+            self._batch.flush_later(self)
 
     def _flush(self) -> None:
+        """Hand the queue to the transport (the listener's batch calls this once per turn)."""
         self._flush_scheduled = False
         if self._paused or self._lost or self._transport is None or not self._pending:
             return
@@ -378,6 +406,7 @@ class TcpConnection(asyncio.Protocol):
             batch.append(frame)
             size += len(frame)
         self._pending_bytes -= size
+        self._batch.count_sent(len(batch), size)
         self._write(b"".join(batch))
         self._schedule_flush()  # the rest on a later loop turn
 
@@ -385,6 +414,7 @@ class TcpConnection(asyncio.Protocol):
         if not self._pending or self._lost or self._transport is None:
             return
         batch = self._pending[0] if len(self._pending) == 1 else b"".join(self._pending)
+        self._batch.count_sent(len(self._pending), self._pending_bytes)
         self._pending.clear()
         self._pending_bytes = 0
         self._write(batch)
@@ -395,6 +425,7 @@ class TcpConnection(asyncio.Protocol):
         self._transport.write(data)
 
     def _drop_pending(self) -> None:
+        self._batch.count_sent(len(self._pending), self._pending_bytes)  # queued, so counted
         self._pending.clear()
         self._pending_bytes = 0
 
@@ -457,6 +488,81 @@ class TcpConnection(asyncio.Protocol):
         self._begin_close("dialogue_error")
 
 
+class ListenerBatch:
+    """What the connections of one listener do once per loop turn instead of once per frame.
+
+    - **Flushing.** A connection with output registers itself (:meth:`flush_later`); one
+      ``loop.call_soon`` callback per turn then flushes every registered connection, in the
+      order they first sent. A connection that registers while that callback runs (a capped
+      flush leaving a rest) is flushed on the next turn, as before.
+    - **Counting.** Reads, input bytes, frames and output bytes are added up in plain integers
+      and written to :class:`ServerMetrics` once per turn by the same callback, so a scrape
+      lags at most one loop turn behind. Frames count when they leave a connection's queue,
+      written or dropped.
+
+    Everything runs on the loop's thread; the batch owns no connection (a lost one is skipped
+    by its own ``_flush``).
+    """
+
+    __slots__ = ("_dirty", "_metrics", "_scheduled", "bytes_in", "bytes_out", "frames_out", "protocol", "reads")
+
+    def __init__(self, protocol: str, metrics: ServerMetrics) -> None:
+        self.protocol = protocol
+        self._metrics = metrics
+        self._dirty: list[TcpConnection] = []
+        self._scheduled = False
+        self.reads = 0
+        self.bytes_in = 0
+        self.frames_out = 0
+        self.bytes_out = 0
+
+    # Each of these runs once or more per read, hence the scheduling written out in each.
+
+    def flush_later(self, connection: TcpConnection) -> None:
+        """Flush ``connection`` at the end of this turn (the caller registers it once)."""
+        self._dirty.append(connection)
+        if not self._scheduled:
+            self._schedule()
+
+    def count_read(self, size: int) -> None:
+        self.reads += 1
+        self.bytes_in += size
+        if not self._scheduled:
+            self._schedule()
+
+    def count_sent(self, frames: int, size: int) -> None:
+        if frames:
+            self.frames_out += frames
+            self.bytes_out += size
+            if not self._scheduled:
+                self._schedule()
+
+    def _schedule(self) -> None:
+        self._scheduled = True
+        asyncio.get_running_loop().call_soon(self._end_of_turn)
+
+    def _end_of_turn(self) -> None:
+        self._scheduled = False
+        dirty, self._dirty = self._dirty, []
+        for connection in dirty:
+            try:
+                connection._flush()
+            except Exception:  # one connection's failure must not hold back the others' output
+                log.exception("%s: flushing its output failed", connection.connection_id)
+        self._count()
+
+    def _count(self) -> None:
+        metrics, protocol = self._metrics, self.protocol
+        if self.reads:
+            metrics.messages_in.inc(protocol, amount=self.reads)
+            metrics.bytes_in.inc(protocol, amount=self.bytes_in)
+            self.reads = self.bytes_in = 0
+        if self.frames_out:
+            metrics.messages_out.inc(protocol, amount=self.frames_out)
+            metrics.bytes_out.inc(protocol, amount=self.bytes_out)
+            self.frames_out = self.bytes_out = 0
+
+
 def connection_factory(
     protocol: str,
     factory: DialogueFactory,
@@ -466,9 +572,11 @@ def connection_factory(
     executor: Executor | None = None,
 ) -> Callable[[], TcpConnection]:
     """The protocol factory ``loop.create_server`` wants, for one listener. ``executor`` runs
-    offloaded work (password hashes); ``None`` means the loop's default executor."""
+    offloaded work (password hashes); ``None`` means the loop's default executor. The
+    listener's connections share one :class:`ListenerBatch`."""
+    batch = ListenerBatch(protocol, metrics)
 
     def make() -> TcpConnection:
-        return TcpConnection(protocol, factory, limits, metrics, tracker, executor)
+        return TcpConnection(protocol, factory, limits, metrics, tracker, executor, batch)
 
     return make

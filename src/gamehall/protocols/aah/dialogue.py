@@ -77,6 +77,9 @@ END_GRACE_S: Final = 2.5
 MAX_PROTOCOL_ERRORS: Final = 20
 """Consecutive rejected inputs before the connection is dropped (7.3)."""
 
+PONG: Final = frame("PONG")
+"""The answer to every ``PING``, built once (the busiest frame: clients use it as a probe)."""
+
 MAX_FLUSH_BYTES: Final = 2048
 """Bytes the server hands to one AAH connection per write; the rest of its queue goes out on
 later loop turns, whole frames only. The 0.2.0 client reads into a fixed buffer (.NET's
@@ -149,9 +152,10 @@ class AahDialogue:
     def handle_buffered(self, limit: int) -> int:
         """Handle up to ``limit`` buffered frames (or framing errors); returns how many."""
         handled = 0
-        while handled < limit and not self._closing():
+        next_message = self._codec.next_message
+        while handled < limit and self.state is not State.CLOSING:
             try:
-                message = self._codec.next_message()
+                message = next_message()
             except ProtocolError as exc:
                 handled += 1
                 self._bad_frame(exc)
@@ -279,7 +283,7 @@ class AahDialogue:
                 self._send_meta()
             self.accepted()
         elif command == "PING":
-            self.send(frame("PONG"))
+            self.send(PONG)
             self.accepted()
         elif command == "PONG":
             self.accepted()
@@ -386,7 +390,7 @@ class AahDialogue:
         self.accepted()
 
     def _on_ping(self, args: tuple[str, ...]) -> None:
-        self.send(frame("PONG"))
+        self.send(PONG)
         self.accepted()
 
     def _on_pong(self, args: tuple[str, ...]) -> None:
