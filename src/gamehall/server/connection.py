@@ -504,7 +504,16 @@ class ListenerBatch:
     by its own ``_flush``).
     """
 
-    __slots__ = ("_dirty", "_metrics", "_scheduled", "bytes_in", "bytes_out", "frames_out", "protocol", "reads")
+    __slots__ = (
+        "_dirty",
+        "_metrics",
+        "_scheduled",
+        "bytes_in",
+        "bytes_out",
+        "frames_out",
+        "protocol",
+        "reads",
+    )
 
     def __init__(self, protocol: str, metrics: ServerMetrics) -> None:
         self.protocol = protocol

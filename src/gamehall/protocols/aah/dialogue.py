@@ -146,7 +146,7 @@ class AahDialogue:
 
     def receive_data(self, data: bytes) -> None:
         """Buffer bytes; the server calls :meth:`handle_buffered` to pace the handling."""
-        if not self._closing():
+        if self.state is not State.CLOSING:
             self._codec.receive_data(data)
 
     def handle_buffered(self, limit: int) -> int:
