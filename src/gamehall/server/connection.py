@@ -316,13 +316,14 @@ class TcpConnection(asyncio.Protocol):
     def _after_pump(self, now: float) -> None:
         if self._closing or self._lost:
             return
-        work_left = self._work_left()
+        work_left = bool(self._backlog) or not self._drained or self._held > 0  # _work_left()
         if not work_left and self._peer_eof:
             self._begin_close("peer")
             return
-        bytes_wait = self._bytes.wait(now, 0.0)
-        if not work_left and bytes_wait <= 0 and not self._reading_paused:
+        bytes_balance = self._bytes.available(now)
+        if not work_left and bytes_balance >= 0 and not self._reading_paused:
             return  # the usual end of a turn: everything handled, within the budgets
+        bytes_wait = self._bytes.wait(now, 0.0)
         self._set_reading(paused=work_left or bytes_wait > 0)
         if self._held:
             return  # the offload's answer pumps again

@@ -54,7 +54,7 @@ from gamehall.protocols._core import (
     Wire,
 )
 from gamehall.protocols.aah import commands, placement, texts
-from gamehall.protocols.aah.codec import AahCodec, Frame, Side
+from gamehall.protocols.aah.codec import AahCodec, Frame, Side, encode_frame
 from gamehall.protocols.aah.frames import frame, hall_frames, table_frames
 from gamehall.protocols.aah.meta import (
     PROTOCOL_VERSION,
@@ -77,8 +77,8 @@ END_GRACE_S: Final = 2.5
 MAX_PROTOCOL_ERRORS: Final = 20
 """Consecutive rejected inputs before the connection is dropped (7.3)."""
 
-PONG: Final = frame("PONG")
-"""The answer to every ``PING``, built once (the busiest frame: clients use it as a probe)."""
+PONG: Final = encode_frame(frame("PONG"))
+"""The answer to every ``PING``, encoded once (the busiest frame: clients use it as a probe)."""
 
 MAX_FLUSH_BYTES: Final = 2048
 """Bytes the server hands to one AAH connection per write; the rest of its queue goes out on
@@ -283,7 +283,7 @@ class AahDialogue:
                 self._send_meta()
             self.accepted()
         elif command == "PING":
-            self.send(PONG)
+            self._pong()
             self.accepted()
         elif command == "PONG":
             self.accepted()
@@ -390,7 +390,7 @@ class AahDialogue:
         self.accepted()
 
     def _on_ping(self, args: tuple[str, ...]) -> None:
-        self.send(PONG)
+        self._pong()
         self.accepted()
 
     def _on_pong(self, args: tuple[str, ...]) -> None:
@@ -446,6 +446,11 @@ class AahDialogue:
             log.warning("AAH %s: %s with an empty first argument not sent", self._wire.peer, message.command)
             return
         self._wire.send(self._codec.encode(message))
+
+    def _pong(self) -> None:
+        """``PONG``: :meth:`send` for the one frame that is answered most, without encoding it."""
+        if not self._lost:
+            self._wire.send(PONG)
 
     def _send_all(self, frames: Sequence[Frame]) -> None:
         for message in frames:
