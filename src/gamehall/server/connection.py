@@ -497,9 +497,9 @@ class ListenerBatch:
       order they first sent. A connection that registers while that callback runs (a capped
       flush leaving a rest) is flushed on the next turn, as before.
     - **Counting.** Reads, input bytes, frames and output bytes are added up in plain integers
-      and written to :class:`ServerMetrics` once per turn by the same callback, so a scrape
-      lags at most one loop turn behind. Frames count when they leave a connection's queue,
-      written or dropped.
+      and written to :class:`ServerMetrics` once per turn by the same callback. Reads count at
+      the end of the turn they arrive in, frames when they leave a connection's queue (written,
+      or dropped with a lost connection), so a scrape may lag that much.
 
     Everything runs on the loop's thread; the batch owns no connection (a lost one is skipped
     by its own ``_flush``).
