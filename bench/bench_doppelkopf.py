@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import pickle
 import random
 import signal
 import socket
@@ -42,9 +43,8 @@ from bench_echo_baseline import run_echo_baseline
 from gamehall.bots.doppelkopf import DoppelkopfPolicy
 from gamehall.bots.doppelkopf.wire import CgPlayer, CgWireBot
 from gamehall.protocols.cg.codec import Packet
-from gamehall.rules._core import Action
-from gamehall.rules.doppelkopf import DoppelkopfTable, new_game
-from gamehall.rules.doppelkopf import engine as engine_module
+from gamehall.rules._core import Action, Event, RuleError
+from gamehall.rules.doppelkopf import DoppelkopfTable
 from gamehall.rules.doppelkopf.actions import Vote
 
 LOOPBACK = "127.0.0.1"
@@ -74,9 +74,9 @@ def hall_bot_policy(table: DoppelkopfTable, seat: int, rng: random.Random) -> Ac
     return _BOT.decide(table.view(seat), seat, rng)
 
 
-def play_one(seed: int, choose: Chooser) -> int:
+def play_one(seed: int, choose: Chooser, table_type: type[DoppelkopfTable] = DoppelkopfTable) -> int:
     """One whole game (a deal, then everyone votes ``end``); returns the actions applied."""
-    table = new_game({}, seed)
+    table = table_type({}, seed)
     for name in ("A", "B", "C", "D"):
         table.seat_join(name)
     rng = random.Random(seed)
@@ -130,15 +130,24 @@ def measure_engine(name: str, choose: Chooser, games: int) -> EngineResult:
     return EngineResult(name, games, actions, time.process_time() - started)
 
 
+class CopyingTable(DoppelkopfTable):
+    """The engine as it was before issue 12 item 6: every input ran inside a pickled copy of
+    the whole state, put back when a rule refused the input."""
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        snapshot = pickle.dumps(self.s, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            return super().apply(seat, action)
+        except RuleError:
+            self.s = pickle.loads(snapshot)
+            raise
+
+
 def measure_with_rollback_copies(games: int) -> EngineResult:
-    """The bare engine as it was before issue 12 item 6: every input, cards included, ran
-    inside a pickled copy of the whole state (``CHECKED_FIRST`` emptied for this row)."""
-    saved = engine_module.CHECKED_FIRST
-    engine_module.CHECKED_FIRST = ()
-    try:
-        return measure_engine("bare engine, copy per input (before)", first_legal, games)
-    finally:
-        engine_module.CHECKED_FIRST = saved
+    """The bare engine with a rollback copy per input (:class:`CopyingTable`)."""
+    started = time.process_time()
+    actions = sum(play_one(10_000 + seed, first_legal, CopyingTable) for seed in range(games))
+    return EngineResult("bare engine, copy per input (before)", games, actions, time.process_time() - started)
 
 
 def engine_part(games: int) -> str:
@@ -331,7 +340,9 @@ def tcp_part(table_counts: Sequence[int], duration: float, max_games: int) -> st
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--parts", default="engine,tcp", help="engine and/or tcp")
+    parser.add_argument("--parts", default="engine,tcp", help="engine, tcp and/or reference")
+    parser.add_argument("--reference", type=Path, help="root of a not-na/cardgame checkout (part reference)")
+    parser.add_argument("--repeats", type=int, default=3, help="alternating timed runs (part reference)")
     parser.add_argument("--games", type=int, default=300, help="in-process games per measurement")
     parser.add_argument("--tables", default="1,8", help="comma-separated table counts (4 wire bots each)")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of TCP play per table count")
@@ -342,6 +353,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
     if "engine" in parts:
         print(engine_part(args.games))
+        print()
+    if "reference" in parts:
+        if args.reference is None:
+            parser.error("the reference part needs --reference PATH")
+        from _dk_reference import reference_part
+
+        print(reference_part(args.reference, args.games, args.repeats))
         print()
     if "tcp" in parts:
         counts = [int(part) for part in args.tables.split(",") if part]

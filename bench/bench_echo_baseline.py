@@ -80,11 +80,13 @@ class _Meter:
 
 
 class _PingPong(asyncio.Protocol):
-    """One client connection: send, wait for the whole echo, record, send again."""
+    """One client connection: send, wait for the whole echo, record, send again (at once, or
+    ``interval`` seconds later: a paced client)."""
 
-    def __init__(self, meter: _Meter, message: bytes) -> None:
+    def __init__(self, meter: _Meter, message: bytes, interval: float = 0.0) -> None:
         self.meter = meter
         self.message = message
+        self.interval = interval
         self.expected = len(message)
         self.received = 0
         self.sent_at = 0.0
@@ -107,7 +109,15 @@ class _PingPong(asyncio.Protocol):
             meter.samples.append(time.perf_counter() - self.sent_at)
             if len(meter.samples) >= meter.max_round_trips:
                 meter.running = False
-        if meter.running:
+        if meter.running and self.interval > 0:
+            asyncio.get_running_loop().call_later(self.interval, self._go_if_running)
+        elif meter.running:
+            self.go()
+        elif not self.finished.done():
+            self.finished.set_result(None)
+
+    def _go_if_running(self) -> None:
+        if self.meter.running and not self.transport.is_closing():
             self.go()
         elif not self.finished.done():
             self.finished.set_result(None)
@@ -133,19 +143,30 @@ async def measure_round_trips(
     max_round_trips: int = 2_000_000,
     message: bytes = MESSAGE,
     mode: str = "echo",
+    interval: float = 0.0,
 ) -> EchoResult:
     """Drive ``connections`` ping-pong clients against 127.0.0.1:``port`` for ``duration``
-    seconds after ``warmup`` (capped at 60 s and ``max_round_trips``) and return the numbers."""
+    seconds after ``warmup`` (capped at 60 s and ``max_round_trips``) and return the numbers.
+
+    ``interval`` > 0 paces each client: one round trip, then a pause of ``interval`` seconds,
+    the clients' first sends spread evenly over the first ``interval`` (the warm-up is made at
+    least that long). That is the latency floor of a load like a game's, where each
+    connection sends now and then, instead of the saturating closed loop."""
     duration = min(duration, MAX_DURATION)
     loop = asyncio.get_running_loop()
     meter = _Meter(max_round_trips)
     clients: list[_PingPong] = []
     for _ in range(connections):
-        _, protocol = await loop.create_connection(lambda: _PingPong(meter, message), LOOPBACK, port)
+        _, protocol = await loop.create_connection(
+            lambda: _PingPong(meter, message, interval), LOOPBACK, port
+        )
         clients.append(protocol)
-    for client in clients:
-        client.go()
-    await asyncio.sleep(warmup)
+    for index, client in enumerate(clients):
+        if interval > 0:
+            loop.call_later(interval * index / len(clients), client.go)
+        else:
+            client.go()
+    await asyncio.sleep(max(warmup, interval))
     meter.recording = True
     started = time.perf_counter()
     deadline = started + duration

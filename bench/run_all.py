@@ -47,6 +47,9 @@ MODEST: dict[str, list[str]] = {
     "bench_ursuppe.py": ["--games", "30", "--tables", "1,4", "--games-per-table", "1"],
     "bench_words.py": ["--games", "5", "--rounds", "50"],
     "bench_flood.py": ["--seconds", "3", "--tables", "2"],
+    "bench_joins.py": ["--tables", "300", "--timed", "100"],
+    "bench_encode.py": ["--aah", "3,8", "--browsers", "10,100", "--reps", "3"],
+    "bench_targets.py": ["--tables", "100", "--quick"],
 }
 """Arguments per script for a quick run (bench_echo_baseline first: it is the reference)."""
 

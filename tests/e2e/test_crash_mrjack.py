@@ -15,6 +15,8 @@ from kill_restart import CrashOutcome, crash_game
 from gamehall.bots.mrjack.wire import BotResult, MrJackWireBot
 
 SETTINGS = ("mrjack.rejoin_grace=60", "mrjack.turn_timeout_s=60")
+# a bot's pause per move: the harness polls the log and must see each kill point before the end
+THINK_S = 0.03
 
 
 async def _play(tmp_path: Path, seed: int, kills: int, *, paused: bool, attempts: int = 1) -> None:
@@ -43,7 +45,9 @@ async def _one_game(
 
     def clients(port: int) -> Sequence[Awaitable[BotResult]]:
         bots.extend(
-            MrJackWireBot("127.0.0.1", port, nick, role, rng=random.Random(rng.getrandbits(64)))
+            MrJackWireBot(
+                "127.0.0.1", port, nick, role, rng=random.Random(rng.getrandbits(64)), think_time=THINK_S
+            )
             for nick, role in (("jacky", "mrjack"), ("sherlock", "detektiv"))
         )
         return [bot.run() for bot in bots]

@@ -15,7 +15,7 @@ import pytest
 from contest_fake import FakeRunner
 
 from gamehall.config import ServerConfig
-from gamehall.contest.board import ContestBoard
+from gamehall.hall.contests import ContestBoard
 from gamehall.protocols._core import HallError
 from gamehall.server.app import running_server
 from gamehall.store.memory import MemoryStore

@@ -48,6 +48,27 @@ async def test_many_sends_in_one_iteration_make_one_write(echo: EchoServer) -> N
     writer.close()
 
 
+async def test_frame_metrics_are_counted_once_per_batch(
+    echo: EchoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """500 frames in one loop iteration: one write and one metrics update for all of them."""
+    updates: list[tuple[str, int, int]] = []
+    sent = echo.metrics.sent
+
+    def counting(protocol: str, frames: int, size: int) -> None:
+        updates.append((protocol, frames, size))
+        sent(protocol, frames, size)
+
+    monkeypatch.setattr(echo.metrics, "sent", counting)
+    reader, writer = await _connect(echo.port)
+    writer.write(b"burst 500\n")
+    size = sum(len(f"{i}\n") for i in range(500))
+    await reader.readexactly(size)
+    assert updates == [("echo", 500, size)]
+    assert echo.metrics.bytes_out.value("echo") == size
+    writer.close()
+
+
 async def test_peer_eof_reaches_the_dialogue_once(echo: EchoServer) -> None:
     _, writer = await _connect(echo.port)
     await echo.wait_for_dialogues(1)

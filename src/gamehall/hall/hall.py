@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from gamehall.hall.chat_memory import ChatMemory
+from gamehall.hall.contests import ContestBoard
 from gamehall.hall.directory import LocalDirectory, RoomDirectory, RoomRule
 from gamehall.hall.invites import invite_to_room
 from gamehall.hall.lobby_feed import LobbyFeed
@@ -116,11 +117,13 @@ class Hall:
         bot_seater: Callable[[Hall, str, int, str], list[str]] | None = None,
         bot_driver: BotDriverHook | None = None,
         bot_takeover: bool | None = None,
+        contests: ContestBoard | None = None,
     ) -> None:
         """``bot_seater`` seats new in-hall bots; ``bot_driver`` puts a bot on a held seat
         (a restored bot's, or one a bot takes over). ``bot_takeover`` is every new room's
         default for taking over seats whose player did not come back (default: on, except
-        in tournament mode)."""
+        in tournament mode). ``contests`` is the board of the contests this hall shows (the
+        server's, which its HTTP side reads; a new one by default)."""
         self.game_types: dict[str, GameType] = dict(games)
         self.store = store
         self.clock = clock
@@ -138,6 +141,8 @@ class Hall:
         self.chat_memory = ChatMemory()
         self._bot_driver = bot_driver
         self.bot_takeover = (not tournament) if bot_takeover is None else bot_takeover
+        self.contests = contests if contests is not None else ContestBoard()
+        """The contests this hall shows (lobby, ``/contest/ID``): see :mod:`gamehall.hall.contests`."""
 
     # ---------------------------------------------------------------- HallPort
 
@@ -193,6 +198,10 @@ class Hall:
 
     def room_count(self, game: str | None = None) -> int:
         return self.directory.count(game)
+
+    def room_info(self, room_id: str) -> RoomInfo | None:
+        room = self.directory.get(room_id)
+        return None if room is None or room.closed else room.info()
 
     def game_defaults(self, game: str) -> Mapping[str, JSON]:
         game_type = self._game_type(game)
@@ -254,10 +263,14 @@ class Hall:
 
     def name_free(self, name: str) -> bool:
         """Whether nobody goes by ``name``: no user (online or holding seats) and no seat a
-        bot plays under that name (after a restart such bots have no user of their own)."""
+        bot plays under that name (after a restart such bots have no user of their own).
+
+        The seats come from the directory's name index (the rooms where the name holds a
+        seat), not a scan of every room. Spectators need no look-up: a spectator is a user,
+        and a user is kept while it is in any room."""
         if name.lower() in self._users:
             return False
-        return all(room.member(name) is None for room in self.directory.rooms(None))
+        return all(room.member(name) is None for room in self.directory.seated(name))
 
     def watch_lobby(self, watcher: LobbyWatcher) -> Callable[[], None]:
         return self.lobby.watch(watcher)
@@ -296,7 +309,10 @@ class Hall:
         password: str | None = None,
         title: str | None = None,
         extra: Mapping[str, JSON] | None = None,
+        seed: int | None = None,
     ) -> Room:
+        """A new room of ``game``. ``seed`` fixes its randomness (a contest game is ordered
+        with its seed, so it can be played again); otherwise the hall's seed source draws one."""
         game_type = self._game_type(game)
         title = check_title(title) if title is not None and title.strip() else None  # blank: the game's
         settings = dict(settings or {})
@@ -305,7 +321,7 @@ class Hall:
             raise HallError("config", f"{BOT_TAKEOVER} must be true or false")
         try:
             config = game_type.schema.validate(settings, base=self.game_defaults(game))
-            seed = self._seed_source()
+            seed = self._seed_source() if seed is None else seed
             meta: dict[str, JSON] = {
                 "title": title or _default_title(game_type, config),
                 "operator": operator,
@@ -350,9 +366,7 @@ class Hall:
         room.on_change = self.lobby.touched
         return room
 
-    def password_work(
-        self, password: str | None, room_id: str | None = None
-    ) -> Callable[[], None] | None:
+    def password_work(self, password: str | None, room_id: str | None = None) -> Callable[[], None] | None:
         """The slow part (scrypt) of a later ``create_room`` (``room_id`` None) or join/spectate
         of ``room_id`` with ``password``, as a closure a worker thread may run; ``None`` when
         there is nothing slow to do (no password, no such room, a room without password).
@@ -614,6 +628,12 @@ class Session:
     def act(self, room_id: str, action: Action, *, seq: int | None = None) -> None:
         self._check()
         self._hall.room(room_id).act(self._user.name, action, seq=seq)
+
+    def refused(self, room_id: str, code: str) -> None:
+        """See :meth:`gamehall.protocols._core.Session.refused`."""
+        room = self._hall.directory.get(room_id)
+        if room is not None:
+            room.refused(self._user.name, code)
 
     def rename(self, room_id: str, new_name: str) -> None:
         self._check()

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from gamehall.hall.lifecycle import SeatStatus, Trigger, step
 from gamehall.hall.recovery import (
@@ -51,6 +51,11 @@ server for seconds (docs/BENCHMARKS.md, AAH, "What limits the figures")."""
 
 DEFAULT_GRACE_S = 60.0
 
+ENCODE_ONCE = True
+"""Whether the listeners of one event share its renderings (:meth:`Delivery.rendered`: once
+per protocol and render key instead of once per listener; docs/architecture.md, "Encode
+once"). Only ``bench/bench_encode.py`` turns it off, to measure the old path in the same run."""
+
 
 @dataclass(slots=True)
 class Member:
@@ -68,6 +73,26 @@ class Member:
     bot: str | None = None
     """The policy of the in-hall bot playing this seat under the member's name (a seat a bot
     took over, or a bot's seat after a restart), else ``None``. Nobody joins such a seat."""
+
+
+class Referee(Protocol):
+    """Watches one room's play on behalf of a contest (:mod:`gamehall.contest.hall_side`),
+    which enforces per-move deadlines and error limits the game itself does not know.
+    Told after the fact, never asked: a referee changes the room only through its public
+    calls (:meth:`Room.note`, :meth:`Room.forfeit`), and only outside these callbacks."""
+
+    def after_input(self, kind: str, seat: Seat | None) -> None:
+        """An input was accepted and logged (``act``, ``timeout``, ``leave``, ...)."""
+
+    def refused(self, seat: Seat, code: str) -> None:
+        """``seat``'s action was refused (``code``): by the engine, or by its protocol before
+        it reached the engine (:meth:`Room.refused`)."""
+
+    def changed(self) -> None:
+        """Membership may have changed (a seat retaken, a connection dropped)."""
+
+    def closed(self) -> None:
+        """The room is closed (its game over, or closed by the host)."""
 
 
 BotDriver = Callable[["Room", str, str], bool]
@@ -125,6 +150,11 @@ class Room:
         self.closed = False
         self.on_change: Callable[[Room], None] | None = None
         """Told after events other than chat were published (the hall's live lobby feed)."""
+        self.referee: Referee | None = None
+        """A contest's referee (:class:`Referee`), else ``None``."""
+        self.timers_held = False
+        """While true, the game's timers are not armed (a contest room waits for every
+        entrant before any clock runs); :meth:`release_timers` arms them."""
 
     # ---------------------------------------------------------------- read side (RoomPort)
 
@@ -222,6 +252,8 @@ class Room:
             else:
                 member.listener = listener
             return member.seat
+        if self.meta.get("contest") is not None:
+            raise HallError("seat_reserved", "Every seat of this contest game is reserved for its entrants.")
         if member is not None:  # a spectator taking a seat
             self._drop_spectator(member)
         seat_box: list[Seat] = []
@@ -343,6 +375,10 @@ class Room:
         before = (len(self.members), self.state.started, self.state.finished)
         try:
             self._input("act", seat, data, lambda: self.state.apply(seat, action))
+        except RuleError as exc:
+            if self.referee is not None:
+                self.referee.refused(seat, exc.code)
+            raise
         finally:
             if (len(self.members), self.state.started, self.state.finished) != before:
                 self._changed()
@@ -383,6 +419,52 @@ class Room:
         )
         self._tell_view_watchers()
         self._after_change(kind)
+        if self.referee is not None:
+            self.referee.after_input(kind, seat)
+
+    def note(self, seat: Seat | None, data: Mapping[str, JSON]) -> None:
+        """Log a hall annotation that is not an input of the game (a contest's soft-timeout
+        strike or refused move), so that a report recomputed from the log alone counts it.
+        Replaying the log skips it."""
+        if self.closed:
+            return
+        self._log_n += 1
+        self._store.append(self.room_id, LogEntry(self._log_n, "note", seat, dict(data), self._wall_time()))
+
+    def forfeit(self, names: Sequence[str], why: ForfeitReason, text: str) -> None:
+        """End the game of each of ``names`` now with ``why`` (a contest deadline or limit):
+        every seat is typed first, so that a game that ends with the first release (too few
+        players left) still records each of them; then each seat still in play is released,
+        its connection told, and the release logged with its reason. Names holding no seat
+        here are skipped."""
+        try:
+            members = [
+                m for m in (self.member(name) for name in names) if m is not None and m.seat is not None
+            ]
+            if self.state.started and not self.state.finished:
+                for member in members:
+                    self._note_forfeit(member.seat, why)  # type: ignore[arg-type]
+            for member in members:
+                if self.closed or self.member(member.name) is not member:
+                    continue
+                listener = member.listener
+                self._release(member, Trigger.LEAVE, why)
+                if listener is not None:
+                    listener.ended(self.room_id, CloseReason.KICKED, text)
+        finally:
+            self._changed()
+
+    def refused(self, name: str, code: str) -> None:
+        """``name``'s protocol refused a game input of theirs before it became an action (a
+        move out of turn, a malformed move): only a contest's referee counts it."""
+        member = self.member(name)
+        if self.referee is not None and member is not None and member.seat is not None:
+            self.referee.refused(member.seat, code)
+
+    def release_timers(self) -> None:
+        """Arm the game's timers held back by :attr:`timers_held`."""
+        self.timers_held = False
+        self._sync_timers()
 
     def _after_change(self, kind: str = "") -> None:
         self._drop_released_by_the_game()
@@ -433,9 +515,10 @@ class Room:
             delivery = Delivery(self._seq, event)
             self._history.append(delivery)
             changed = changed or not isinstance(event, ChatSaid)
+            shared = delivery.sharing_renders() if ENCODE_ONCE else delivery
             for member in list(self.members.values()):
                 if member.listener is not None and event.visible_to(member.seat):
-                    member.listener.deliver(self.room_id, delivery)
+                    member.listener.deliver(self.room_id, shared)
         if changed and self.on_change is not None:
             self.on_change(self)
 
@@ -447,6 +530,8 @@ class Room:
     # ---------------------------------------------------------------- timers
 
     def _sync_timers(self) -> None:
+        if self.timers_held and not self.closed:
+            return
         wanted = {t.key: t.seconds for t in ([] if self.closed else self.state.pending_timers())}
         for key in [k for k in self._timers if k not in wanted]:
             self._timers.pop(key)[0].cancel()
@@ -546,11 +631,13 @@ class Room:
         self.members.pop(member.name.lower(), None)
         self._operator_gone(member.name)
         member.status = step(member.status, trigger)
+        data: dict[str, JSON] = {}
         if why is not None and self.state.started and not self.state.finished:
             self._note_forfeit(seat, why)
+            data["reason"] = self.forfeits[seat].value  # in the log too: a result recomputes from it
         self._forget_bot(seat)
         names = dict(self.state.seat_names())
-        self._input("leave", seat, {}, lambda: self.state.seat_leave(seat))
+        self._input("leave", seat, data, lambda: self.state.seat_leave(seat))
         if not self.closed and self.state.started and self.members and not self._others_human(None):
             # only in-hall bots are left: they never play on alone
             result = abandoned_to_bots_result(names, self.forfeits)
@@ -656,6 +743,8 @@ class Room:
     def _changed(self) -> None:
         if self._on_changed is not None and not self.closed:
             self._on_changed(self)
+        if self.referee is not None and not self.closed:
+            self.referee.changed()
 
     # ---------------------------------------------------------------- the end
 
@@ -676,6 +765,8 @@ class Room:
                 member.status = step(member.status, Trigger.GAME_OVER)
         self.members.clear()
         self._on_closed(self)
+        if self.referee is not None:
+            self.referee.closed()
         for member in members:
             if member.listener is not None:
                 member.listener.ended(self.room_id, reason, text)
@@ -711,6 +802,8 @@ class Room:
             return self.state.start()
         if entry.kind == "timeout":
             return self.state.on_timeout(str(data["key"]))
+        if entry.kind == "note":  # a hall annotation (Room.note), not an input of the game
+            return []
         if seat is None:
             raise ValueError(f"room {self.room_id}: log entry {entry.n} ({entry.kind}) has no seat")
         if entry.kind == "away":

@@ -16,9 +16,9 @@ import direction ``rules <- protocols <- hall <- server``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
 from gamehall.rules._core import JSON, Action, Event, GameType, Outcome, Seat, ToMove
 
@@ -186,12 +186,59 @@ class SpectatorsChanged(Event):
     names: tuple[str, ...]
 
 
+RenderKey = tuple[Hashable, ...]
+"""What one rendering of an event depends on besides the event: the protocol's name first,
+then whatever of the listener the protocol's rendering reads (its wire syntax, whether the
+event is about its own seat...). Equal keys must mean equal bytes."""
+
+_Rendered = TypeVar("_Rendered")
+
+
 @dataclass(frozen=True, slots=True)
 class Delivery:
-    """One numbered room event on its way to a connection."""
+    """One numbered room event on its way to a connection.
+
+    Encode once: a room hands the *same* delivery to every listener of one event, with a
+    fresh ``renders`` cache (:meth:`sharing_renders`). A dialogue renders through
+    :meth:`rendered`, so the first listener of a protocol and render key builds the bytes and
+    the others reuse them; an AAH action seen by eight seats is rendered twice (the player,
+    the others), not eight times. The bytes are immutable, so sharing them is safe; what must
+    stay private is decided by the key (docs/architecture.md, "Encode once").
+
+    A delivery without a cache (``renders=None``: the room's history, a resume, a test)
+    renders for its one listener every time. The cache never widens an audience: the room has
+    already checked :meth:`~gamehall.rules._core.Event.visible_to` before a listener sees the
+    delivery, and a private event's delivery reaches only its audience.
+    """
 
     seq: int
     event: Event
+    renders: dict[RenderKey, Any] | None = field(default=None, compare=False, repr=False)
+
+    def sharing_renders(self) -> Delivery:
+        """This delivery with an empty render cache, for one fan-out to a room's listeners.
+
+        The room keeps the cacheless delivery in its history, so no rendered bytes outlive
+        the fan-out (a room holds hundreds of past events; their bytes would be dead weight).
+        """
+        return Delivery(self.seq, self.event, {})
+
+    def rendered(self, key: RenderKey, render: Callable[[], _Rendered]) -> _Rendered:
+        """``render()``, or what an earlier listener's ``render()`` gave for the same ``key``.
+
+        The caller promises that ``render`` depends only on the event and on ``key`` (never
+        on state of its own connection left out of the key) and returns something immutable
+        (a tuple of ``bytes``, a ``str``): every listener with that key gets the very same
+        object. Listeners of different protocols use different first elements of the key.
+        """
+        cache = self.renders
+        if cache is None:
+            return render()
+        try:
+            return cast(_Rendered, cache[key])
+        except KeyError:
+            value = cache[key] = render()
+            return value
 
 
 class CloseReason(enum.Enum):
@@ -263,7 +310,8 @@ class HallError(Exception):
     ``already_in_room``, ``seat_taken_over`` (a bot took the held seat over),
     ``not_operator``, ``no_open_room``, ``config`` (bad settings),
     ``chat_disabled``, ``rate_limited``, ``not_logged_in``, ``closed``, ``stale`` (an action
-    decided on a state the room has moved past, :mod:`gamehall.hall.stale`).
+    decided on a state the room has moved past, :mod:`gamehall.hall.stale`), ``seat_reserved``
+    (a contest room's seats are its entrants'), ``no_such_contest``, ``not_organiser``.
     """
 
     def __init__(self, code: str, reason: str, **detail: Any) -> None:
@@ -437,6 +485,13 @@ class Session(Protocol):
         (:mod:`gamehall.hall.stale`)."""
         ...
 
+    def refused(self, room_id: str, code: str) -> None:
+        """Tell the hall that this protocol refused a game input of this user before it became
+        an action (a move out of turn, a malformed move; ``code`` names why, for the log). The
+        engine's own refusals are counted already: a contest ends a seat's game after too
+        many refusals of either kind (docs/contest.md)."""
+        ...
+
     def rename(self, room_id: str, new_name: str) -> None: ...
 
     def kick(self, room_id: str, seat: Seat) -> None:
@@ -519,6 +574,11 @@ class HallPort(Protocol):
 
     def room_count(self, game: str | None = None) -> int:
         """How many rooms (of ``game``, or all) the hall holds, without listing them."""
+        ...
+
+    def room_info(self, room_id: str) -> RoomInfo | None:
+        """One room as the lobby sees it, found by id (``None`` when the hall no longer has
+        it). Use it instead of searching :meth:`rooms` for an id."""
         ...
 
     def game_defaults(self, game: str) -> Mapping[str, JSON]: ...

@@ -38,9 +38,10 @@ from aiohttp import web
 
 from gamehall.bots.hall_bots import add_bots, drive_seat
 from gamehall.config import ServerConfig
-from gamehall.contest.board import ContestBoard
+from gamehall.contest.hall_side import contest_hall
 from gamehall.games import GAMES, WEB, game_types
 from gamehall.hall import Hall
+from gamehall.hall.contests import ContestBoard
 from gamehall.protocols._spec import Hosted, ServerResources
 from gamehall.protocols.cg.accounts import Accounts
 from gamehall.server.clock import LoopClock
@@ -124,9 +125,9 @@ class Server:
         """Runs offloaded password hashes (:meth:`TcpConnection.offload`)."""
         self._preparation: asyncio.Task[list[str]] | None = None
         self.contests = ContestBoard()
-        """The contests this process shows (``/api/contests``, ``/contest/ID``, the lobby),
-        kept up to date by the hall side's ``ContestHall`` (a stand-in until the hall's own
-        board, ``hall.contests``, is merged: see gamehall.contest.board)."""
+        """The contests this process shows (``/api/contests``, ``/contest/ID``, the lobby):
+        the hall's own board (``hall.contests``), kept up to date by the hall side's
+        ``ContestHall`` (:mod:`gamehall.contest.hall_side`)."""
 
     @property
     def hall(self) -> Hall:
@@ -153,8 +154,10 @@ class Server:
             tournament=config.tournament,
             bot_seater=add_bots,
             bot_driver=drive_seat,
+            contests=self.contests,
         )
         self._hall = hall
+        contest_hall(hall, accounts=self._accounts_for_protocols)  # cg contest entrants' accounts
         restored = hall.restore()
         if restored:
             log.info("%d unfinished room(s) rebuilt from the store", restored)

@@ -34,6 +34,11 @@ dialogue's input waits for the answer, then the connection is pumped again.
 Output may be capped per write (``max_flush_bytes``, AAH): whole frames only, the rest on the
 next loop turns.
 
+Frames sent to many connections (one room event) are the same ``bytes`` object in every queue
+(the dialogues render each event once per audience, docs/architecture.md "Encode once"); the
+frame and byte counters count frames as they leave the queue, added up over the whole turn
+(:class:`ListenerBatch`).
+
 Lifecycle: whatever ends the connection (the peer, the dialogue's ``close()``, a limit, an
 error), the dialogue's ``connection_lost()`` is called exactly once, when the transport is
 gone, so the dialogue has a single place to log its user out.
@@ -568,8 +573,7 @@ class ListenerBatch:
             metrics.bytes_in.inc(protocol, amount=self.bytes_in)
             self.reads = self.bytes_in = 0
         if self.frames_out:
-            metrics.messages_out.inc(protocol, amount=self.frames_out)
-            metrics.bytes_out.inc(protocol, amount=self.bytes_out)
+            metrics.sent(protocol, self.frames_out, self.bytes_out)
             self.frames_out = self.bytes_out = 0
 
 

@@ -1,8 +1,7 @@
 """Contests over HTTP: ``/api/contests`` for the lobby and the contest page (issue 14).
 
-The contest board (the hall side's ``hall.contests``, or the stand-in
-:class:`gamehall.contest.board.ContestBoard`) is read here and nowhere else in the server,
-through the few methods of :class:`ContestReader`.
+The contest board (the hall's own, ``hall.contests``: :class:`gamehall.hall.contests.ContestBoard`)
+is read here and nowhere else in the server, through the few methods of :class:`ContestReader`.
 
 Routes (JSON; errors are ``{"error", "reason"}`` as everywhere in docs/web-protocol.md §15):
 

@@ -181,7 +181,9 @@ class ServerMetrics:
     - ``gamehall_messages_in_total{protocol}``: inputs handed to dialogues. For TCP protocols an
       input is one read from the socket (the server does not decode; a read may hold several
       frames or part of one); for the web protocol it is one WebSocket text message;
-    - ``gamehall_messages_out_total{protocol}``: frames sent (each ``Wire.send`` is one frame);
+    - ``gamehall_messages_out_total{protocol}``: frames sent (each ``Wire.send`` is one frame;
+      the web: each text message). Counted in bulk (:meth:`sent`) as a batch leaves a
+      connection's queue, written or dropped, so a scrape may lag one loop turn behind;
     - ``gamehall_bytes_in_total`` / ``gamehall_bytes_out_total{protocol}``;
     - ``gamehall_errors_total{protocol}``: a dialogue raised, or a connection broke a limit;
     - ``gamehall_disconnects_total{protocol,reason}``: why connections ended;
@@ -266,6 +268,12 @@ class ServerMetrics:
     def connection_closed(self, protocol: str, reason: str) -> None:
         self._open[protocol] = max(0, self._open.get(protocol, 0) - 1)
         self.disconnects.inc(protocol, reason)
+
+    def sent(self, protocol: str, frames: int, size: int) -> None:
+        """``frames`` frames of ``size`` bytes in all left a connection's queue: one update
+        per series for a whole batch, not one per frame."""
+        self.messages_out.inc(protocol, amount=frames)
+        self.bytes_out.inc(protocol, amount=size)
 
     def open_connections(self, protocol: str | None = None) -> int:
         if protocol is None:

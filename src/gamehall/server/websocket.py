@@ -81,6 +81,8 @@ class WebConnection:
         self._metrics = metrics
         self._queue: collections.deque[tuple[str, int]] = collections.deque()
         self._queued_bytes = 0
+        self._unmetered_messages = 0
+        self._unmetered_bytes = 0
         self._wakeup = asyncio.Event()
         self._closing = False
         self._close_code = WSCloseCode.OK
@@ -98,11 +100,11 @@ class WebConnection:
         """Queue one text message; cut the browser off if it is too far behind."""
         if self._closing or self._done:
             return
-        size = len(text.encode())
+        size = len(text) if text.isascii() else len(text.encode())
         self._queue.append((text, size))
         self._queued_bytes += size
-        self._metrics.messages_out.inc(PROTOCOL)
-        self._metrics.bytes_out.inc(PROTOCOL, amount=size)
+        self._unmetered_messages += 1
+        self._unmetered_bytes += size
         if self._queued_bytes > self._limits.out_queue_limit_bytes:
             log.warning(
                 "%s (%s) fell more than %d bytes behind; dropped as a slow consumer",
@@ -115,6 +117,13 @@ class WebConnection:
             self.abort()
             return
         self._wakeup.set()
+
+    def _meter(self) -> None:
+        """Count the messages queued since the last call in bulk (one update per series per
+        batch, not per message): at each wake-up of the writer and at the end."""
+        if self._unmetered_messages:
+            self._metrics.sent(PROTOCOL, self._unmetered_messages, self._unmetered_bytes)
+            self._unmetered_messages = self._unmetered_bytes = 0
 
     def close(self) -> None:
         """Send what is queued, then close the WebSocket normally."""
@@ -151,6 +160,7 @@ class WebConnection:
             self._failed("running the dialogue")
         finally:
             self._done = True
+            self._meter()
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
@@ -221,6 +231,7 @@ class WebConnection:
             while True:
                 await self._wakeup.wait()
                 self._wakeup.clear()
+                self._meter()
                 while self._queue and not self._socket.closed:
                     text, size = self._queue.popleft()
                     self._queued_bytes -= size

@@ -28,9 +28,11 @@ import orjson
 from gamehall.rules._core import JSON
 
 LOG_KINDS: frozenset[str] = frozenset(
-    {"join", "away", "back", "leave", "rename", "start", "act", "timeout", "close"}
+    {"join", "away", "back", "leave", "rename", "start", "act", "timeout", "close", "note"}
 )
-"""Every kind of input a room log records (the engine's membership calls, actions, timers)."""
+"""Every kind of input a room log records (the engine's membership calls, actions, timers),
+and ``note``: a hall annotation that is no input of the game (a contest's soft-timeout strike
+or refused move, :meth:`gamehall.hall.room.Room.note`); replays skip it."""
 
 SEED_LIMIT = 2**64
 """Seeds are 64-bit unsigned integers: ``0 <= seed < SEED_LIMIT``."""

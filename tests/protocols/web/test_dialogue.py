@@ -690,3 +690,72 @@ def test_a_room_password_is_checked_off_the_loop_before_the_hall_call(hall: Hall
     work, done = parked.pop()
     done(work())
     assert kinds(bob.take())[-2:] == ["joined", "view"]
+
+
+# --------------------------------------------------------------------------------------------
+# Encode once (docs/architecture.md): one event, one JSON text for every browser of the room
+# --------------------------------------------------------------------------------------------
+
+
+def _record_texts(b: Browser) -> list[str]:
+    """The raw texts sent to ``b`` from now on (to compare them as objects)."""
+    texts: list[str] = []
+    send = b.dialogue._send_text
+
+    def recording(text: str) -> None:
+        texts.append(text)
+        send(text)
+
+    b.dialogue._send_text = recording
+    return texts
+
+
+def test_encode_once_an_event_is_one_text_for_every_browser(
+    hall: Hall, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from render_counting import count_calls
+
+    from gamehall.protocols.web import dialogue as web_dialogue
+
+    ann, bob, room = table(hall, clock)
+    eve = browser(hall, clock, "eve")
+    eve.send(t="spectate", room=room)
+    texts = [_record_texts(b) for b in (ann, bob, eve)]
+    calls = count_calls(monkeypatch, web_dialogue, "event_json")
+    ann.send(t="act", room=room, action={"type": "Add", "amount": 2})
+    events = [[t for t in sent if '"t":"event"' in t] for sent in texts]
+    assert len(events[0]) == 1 and events[0] == events[1] == events[2]
+    assert events[0][0] is events[1][0] is events[2][0]
+    assert len(calls) == 1
+
+
+def test_encode_once_a_private_event_reaches_its_seat_alone_same_bytes_as_without_the_cache(
+    clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each seat's ``Secret`` goes to that seat only, and every browser's events are the same
+    with the shared cache as without it (the old path)."""
+    from render_counting import per_listener
+
+    def play() -> list[list[str]]:
+        hall = Hall(
+            games={"tally": TALLY}, store=MemoryStore(), clock=clock, defaults={"tally": {"target": 6}}
+        )
+        ann, bob, eve = (browser(hall, clock, name) for name in ("ann", "bob", "eve"))
+        room = room_of(ann.send(t="create", game="tally"))
+        bob.send(t="join", room=room)
+        eve.send(t="spectate", room=room)
+        ann.send(t="start", room=room)
+        clock.run_due()
+        ann.send(t="act", room=room, action={"type": "Add", "amount": 2})
+        bob.send(t="rename", room=room, name="rob")
+        clock.run_due()
+        events = ([m for m in b.sent if m["t"] == "event"] for b in (ann, bob, eve))
+        return [orjson.dumps(sent).decode().replace(room, "ROOM") for sent in events]
+
+    shared = play()
+    per_listener(monkeypatch)
+    assert play() == shared
+    secrets = [
+        [m["event"]["word"] for m in orjson.loads(sent) if m["event"]["type"] == "Secret"] for sent in shared
+    ]
+    assert secrets == [["w0"], ["w1"], []]

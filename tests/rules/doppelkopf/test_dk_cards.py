@@ -7,7 +7,9 @@ import pytest
 from gamehall.rules._core import Rng
 from gamehall.rules.doppelkopf.cards import (
     SOLO_ORDER,
+    card_id,
     card_id_key,
+    card_ids,
     deal,
     deal_steps,
     deck_values,
@@ -208,3 +210,10 @@ def test_card_ids_replay_exactly_and_the_key_is_never_shown() -> None:
     for seat in (None, 0, 1, 2, 3):
         shown = repr(table.view(seat))
         assert "123456789" not in shown and card_id_key(123456789).hex() not in shown
+
+
+def test_card_ids_of_a_deal_are_the_hmac_of_each_position() -> None:
+    """The batched ids (keyed hash states made once per deal) equal one HMAC per card, so
+    stored games deal the same ids as before; keys longer than a block are hashed first."""
+    for key in (card_id_key(7), b"k" * 64, b"long key " * 10):
+        assert card_ids(key, 3, 48) == [card_id(key, 3, position) for position in range(48)]

@@ -55,7 +55,7 @@ from gamehall.protocols._core import (
 )
 from gamehall.protocols.aah import commands, placement, texts
 from gamehall.protocols.aah.codec import AahCodec, Frame, Side, encode_frame
-from gamehall.protocols.aah.frames import frame, hall_frames, table_frames
+from gamehall.protocols.aah.frames import frame, hall_frames, render_key, table_frames
 from gamehall.protocols.aah.meta import (
     PROTOCOL_VERSION,
     MetaError,
@@ -190,8 +190,10 @@ class AahDialogue:
         if self.state is not State.SEATED or room_id != self.room_id:
             return
         event = delivery.event
+        seat = self.seat
         try:
-            self._send_all(table_frames(event, self.seat))
+            key = render_key(event, seat)
+            self._send_encoded(delivery.rendered(key, lambda: self._encode(table_frames(event, seat))))
             if isinstance(event, SeatKicked) and event.seat == self.seat:
                 self._close(dropped=True, defer=True)
             elif isinstance(event, TableClosed):
@@ -440,12 +442,7 @@ class AahDialogue:
 
     def send(self, message: Frame) -> None:
         """One whole frame in one write; nothing once the connection is lost."""
-        if self._lost:
-            return
-        if message.args and not message.args[0]:
-            log.warning("AAH %s: %s with an empty first argument not sent", self._wire.peer, message.command)
-            return
-        self._wire.send(self._codec.encode(message))
+        self._send_all((message,))
 
     def _pong(self) -> None:
         """``PONG``: :meth:`send` for the one frame that is answered most, without encoding it."""
@@ -453,8 +450,31 @@ class AahDialogue:
             self._wire.send(PONG)
 
     def _send_all(self, frames: Sequence[Frame]) -> None:
+        if not self._lost:
+            self._send_encoded(self._encode(frames))
+
+    def _encode(self, frames: Sequence[Frame]) -> tuple[bytes, ...]:
+        """The bytes of each frame that can be sent. A frame that cannot (an empty first
+        argument would vanish; one over the frame cap) is logged and left out; the others
+        go, so a table event is never half lost to one bad text."""
+        encoded: list[bytes] = []
         for message in frames:
-            self.send(message)
+            if message.args and not message.args[0]:
+                peer, command = self._wire.peer, message.command
+                log.warning("AAH %s: %s with an empty first argument not sent", peer, command)
+                continue
+            try:
+                encoded.append(self._codec.encode(message))
+            except ValueError:
+                log.exception("AAH %s: %s frame not sent", self._wire.peer, message.command)
+        return tuple(encoded)
+
+    def _send_encoded(self, frames: Sequence[bytes]) -> None:
+        """Whole frames, one write each, in order; nothing once the connection is lost."""
+        if self._lost:
+            return
+        for data in frames:
+            self._wire.send(data)
 
     def reject(self, reason: str, extra: Sequence[Frame] = ()) -> None:
         """``UNRG<reason>`` (and e.g. the restored card), counting one protocol error (7.3)."""

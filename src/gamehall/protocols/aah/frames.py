@@ -13,7 +13,7 @@ carry NUL or ETX inside an argument.
 
 from __future__ import annotations
 
-from gamehall.protocols._core import ChatSaid, Notice
+from gamehall.protocols._core import ChatSaid, Notice, RenderKey
 from gamehall.protocols.aah.codec import Frame, bare_frame, sanitize_text
 from gamehall.rules._core import Event, Seat, SeatJoined, SeatLeft, SeatRenamed
 from gamehall.rules.aah.cards import WhiteCard
@@ -53,6 +53,19 @@ def white_frame(card: WhiteCard) -> Frame:
 def chat_frame(sender: str, text: str) -> Frame:
     """``RMSG<sender>\\0<text>``: room chat, from a legacy seat or the browser."""
     return frame("RMSG", sender, text)
+
+
+_ABOUT_A_SEAT = (CardPlayed, SeatJoined, SeatLeft, SeatRenamed)
+"""The events whose frames differ for the seat they are about (see :func:`render_key`)."""
+
+
+def render_key(event: Event, me: Seat | None) -> RenderKey:
+    """What :func:`table_frames` reads of ``me``: only whether ``event`` is about ``me`` (its
+    own played card, join, departure or rename give it nothing or other frames). Seats with
+    equal keys get equal frames, so a room's seats share one rendering per key
+    (:meth:`~gamehall.protocols._core.Delivery.rendered`). Keep this in step with
+    :func:`table_frames`: a new use of ``me`` there needs its place in the key."""
+    return ("aah", isinstance(event, _ABOUT_A_SEAT) and event.seat == me)
 
 
 def table_frames(event: Event, me: Seat | None) -> list[Frame]:
@@ -129,6 +142,7 @@ __all__ = [
     "chat_frame",
     "frame",
     "hall_frames",
+    "render_key",
     "table_frames",
     "white_frame",
 ]

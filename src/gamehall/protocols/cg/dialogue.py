@@ -564,6 +564,17 @@ class CgDialogue:
     # ------------------------------------------------------------------ Listener (hall)
 
     def deliver(self, room_id: str, delivery: Delivery) -> None:
+        """A table event, translated for this connection alone.
+
+        Encode once: cg opts out of the shared render cache
+        (:meth:`~gamehall.protocols._core.Delivery.rendered`) on purpose. Its packets come
+        from this connection's :class:`~.game_out.GameTranslator`, a state machine of what the
+        connection has been shown (where each card lies, which values it has seen, its own
+        buttons), and leave through its own pacer and flavor filter with its negotiated packet
+        ids. Two connections' packets for one event are equal only if their whole histories
+        are, which no small key can say, and a Doppelkopf table has four seats, most events
+        differing per seat anyway (docs/architecture.md, "Encode once").
+        """
         if room_id != self.room_id:
             return
         if self.holding is not None:

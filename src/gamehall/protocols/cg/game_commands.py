@@ -265,6 +265,7 @@ def handle(conn: CgDialogue, name: str, body: dict[str, Any]) -> None:
         log.info("cg %s: %s dropped: %s", conn.wire.peer, name, exc)
         return
     except game_in.Refused as exc:
+        conn.session.refused(conn.room_id, exc.message)
         _refuse(conn, exc.message)
         return
     try:

@@ -142,14 +142,24 @@ class JdDialogue:
         """Write one message (never a frame over 65535 bytes: 99999 instead, note §2.5)."""
         if self.state is State.CLOSED:
             return
+        self.wire.send(self._encode(message))
+
+    def _encode(self, message: m.ServerMessage) -> bytes:
         try:
-            data = self.codec.encode(message)
+            return self.codec.encode(message)
         except ValueError as exc:  # too long, or a name from another protocol 0.2 cannot carry
             kind = type(message).__name__
             log.warning("JDuplicate %s (%s): %s not sent: %s", self.wire.peer, self._name, kind, exc)
             reason = "message too long" if isinstance(exc, FrameTooLong) else "message not representable"
-            data = self.codec.encode(m.Error(int(ErrorCode.UNKNOWN_ERROR), reason))
-        self.wire.send(data)
+            return self.codec.encode(m.Error(int(ErrorCode.UNKNOWN_ERROR), reason))
+
+    def _table_frames(self, game: JdGame, event: Event) -> tuple[bytes, ...]:
+        """The frames of a table event's messages (note §6), in this connection's syntax."""
+        lobby = self.lobby
+        messages = table_messages(
+            event, game_name=game.name, departing=game.departing, seconds_left=lambda: lobby.time_left(game)
+        )
+        return tuple(self._encode(message) for message in messages)
 
     def refuse(self, refusal: Refusal) -> None:
         self.send(refusal.to_message())
@@ -384,16 +394,25 @@ class JdDialogue:
         if game is None or room_id != game.room_id or self.state is not State.LOGGED_IN:
             return
         try:
-            self.render(game, delivery.event)
+            self.render(game, delivery.event, delivery)
         except Exception:
             log.exception("JDuplicate %s (%s): failed on %s", self.wire.peer, self._name, delivery.event)
 
-    def render(self, game: JdGame, event: Event) -> None:
+    def render(self, game: JdGame, event: Event, delivery: Delivery | None = None) -> None:
+        """Send ``event``'s messages, then do what it means to this connection (the
+        GAMEINFOS that follow). The messages depend on the event, the game and the wire
+        syntax only, so the players of one syntax share them through ``delivery``'s render
+        cache (:meth:`~gamehall.protocols._core.Delivery.rendered`); a replayed event (no
+        delivery) is rendered for this connection alone."""
+        if delivery is None:
+            frames = self._table_frames(game, event)
+        else:
+            key = ("jduplicate", self.codec.version)
+            frames = delivery.rendered(key, lambda: self._table_frames(game, event))
+        if self.state is not State.CLOSED:
+            for data in frames:
+                self.wire.send(data)
         lobby = self.lobby
-        for message in table_messages(
-            event, game_name=game.name, departing=game.departing, seconds_left=lambda: lobby.time_left(game)
-        ):
-            self.send(message)
         if isinstance(event, ev.GameStarted):
             self.send(lobby.game_infos(game))
         elif isinstance(event, ev.GameEnded) or (
@@ -461,8 +480,8 @@ def held_room(hall: HallPort, name: str) -> str | None:
     under that name resume the hall user without a secret (this protocol has none; the name
     owns the seat)."""
     key = name.casefold()
-    for info in hall.rooms(requests.GAME_ID):
-        if info.finished:
+    for info in hall.seats_of(name):  # the hall's name index, not every room
+        if info.game != requests.GAME_ID or info.finished:
             continue
         if any(info.seats.get(seat, "").casefold() == key for seat in info.away):
             return info.room_id

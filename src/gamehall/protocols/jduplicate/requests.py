@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from gamehall.protocols._core import HallError, Session
+from gamehall.protocols._core import HallError, HallPort, Session
 from gamehall.protocols.jduplicate import messages as m
 from gamehall.protocols.jduplicate.errors import ErrorCode as E
 from gamehall.protocols.jduplicate.lobby import (
@@ -219,6 +219,27 @@ def adopt_foreign_games(d: JdDialogue) -> None:
         )
 
 
+def named_game(d: JdDialogue, name: str) -> JdGame | None:
+    """The game a JOINGAMEREQUEST names. A game the lobby lists is checked on its own (a
+    foreign game's room looked up by id); only a name the lobby does not list, or a foreign
+    game whose room is gone, costs a look at every ``words`` room
+    (:func:`adopt_foreign_games`, as the game list at login does)."""
+    game = d.lobby.game(name)
+    if game is not None and (not game.foreign or _room_live(d.lobby.hall, game.room_id)):
+        return game
+    adopt_foreign_games(d)
+    return d.lobby.game(name)
+
+
+def _room_live(hall: HallPort, room_id: str) -> bool:
+    info = hall.room_info(room_id)
+    return info is not None and info.game == GAME_ID
+
+
+def _game_in_room(d: JdDialogue, room_id: str) -> JdGame | None:
+    return next((g for g in d.lobby.games.values() if g.room_id == room_id), None)
+
+
 def join_game(d: JdDialogue, message: m.JoinGameRequest) -> None:
     """PLAYERJOINED, GAMEINFOS, LETTERSET, BOARDTYPE, BOARD to the joiner, then (running game)
     SCORES, STARTOFTURN, HAND; PLAYERJOINED to the players; HNPLAYERJOINED to the hall;
@@ -232,9 +253,7 @@ def join_game(d: JdDialogue, message: m.JoinGameRequest) -> None:
     name = message.game.strip()
     if not name:
         raise Refusal(E.NO_JOIN_GAME_NAME)
-    lobby = d.lobby
-    adopt_foreign_games(d)
-    game = lobby.game(name)
+    game = named_game(d, name)
     if game is None:
         raise Refusal(E.UNKNOWN_GAME, name)
     if d.user_name.casefold() in game.kicked:
@@ -251,8 +270,10 @@ def rejoin_held_seat(d: JdDialogue, room_id: str) -> bool:
     2026-12"): PLAYERJOINED with its own name, GAMEINFOS, LETTERSET, BOARDTYPE, BOARD, then
     SCORES and, while a turn is open, STARTOFTURN and its HAND (the engine's resync).
     Returns whether it worked (a refusal leaves the user in the hall)."""
-    adopt_foreign_games(d)
-    game = next((g for g in d.lobby.games.values() if g.room_id == room_id), None)
+    game = _game_in_room(d, room_id)
+    if game is None:  # a room another protocol opened, not listed here yet
+        adopt_foreign_games(d)
+        game = _game_in_room(d, room_id)
     if game is None or d.session is None:
         return False
     try:

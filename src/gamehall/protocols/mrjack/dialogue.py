@@ -52,7 +52,7 @@ from gamehall.protocols._core import (
 )
 from gamehall.protocols.mrjack import seating, texts
 from gamehall.protocols.mrjack.codec import MAX_LINE_BYTES, Received, TermCodec
-from gamehall.protocols.mrjack.messages import atoms, err, event_terms, ok, refusal, term
+from gamehall.protocols.mrjack.messages import atoms, err, event_terms, ok, refusal, render_key, term
 from gamehall.protocols.mrjack.terms import Atom, Command, Str, Style, Term, print_term
 from gamehall.rules._core import Action, Event, RuleError
 from gamehall.rules.mrjack.actions import ROLES, Aktion, Aktiv, Aufgeben, Fertig, Ziel
@@ -167,8 +167,11 @@ class MrJackDialogue:
             return
         if room_id != self.room_id or self.state is State.CLOSED:
             return
+        event, nick, watching = delivery.event, self.nick, self.state is State.WATCHING
         try:
-            self._send_all(event_terms(delivery.event, self.nick, self.state is State.WATCHING))
+            key = ("mrjack", self.style, *render_key(event, nick, watching))
+            lines = delivery.rendered(key, lambda: self._encode(event_terms(event, nick, watching)))
+            self._send_encoded(lines)
         except Exception:
             log.exception("mrjack %s (%s): failed to pass on %s", self._wire.peer, self.nick, delivery.event)
 
@@ -264,7 +267,7 @@ class MrJackDialogue:
             return
         limit = self._max_games if self._max_games is not None else seating.max_games(self._hall)
         try:
-            self._join(lambda: seating.seat(session, role, limit), role)
+            self._join(lambda: seating.seat(self._hall, session, role, limit), role)
         except seating.NoSeat:
             self.send(err(texts.role_taken(role)))
 
@@ -286,7 +289,7 @@ class MrJackDialogue:
             replay()
 
     def _watch(self, session: Session) -> None:
-        info = seating.oldest_game(session)
+        info = seating.oldest_game(self._hall)
         if info is None:
             self.send(err(texts.NO_GAME))
             return
@@ -402,6 +405,16 @@ class MrJackDialogue:
     def _send_all(self, commands: Sequence[Command]) -> None:
         for command in commands:
             self.send(command)
+
+    def _encode(self, commands: Sequence[Command]) -> tuple[bytes, ...]:
+        """The lines of ``commands`` in this connection's wire style."""
+        return tuple(self._codec.encode(command) for command in commands)
+
+    def _send_encoded(self, lines: Sequence[bytes]) -> None:
+        """Lines already encoded (perhaps by another connection of the same style)."""
+        if not self._lost:
+            for line in lines:
+                self._wire.send(line)
 
     def _logout_soon(self, *, dropped: bool) -> None:
         self._clock.call_later(0, lambda: self._logout(dropped=dropped))

@@ -62,6 +62,17 @@ def atoms(values: tuple[str, ...] | list[str]) -> TList:
     return TList(tuple(Atom(v) for v in values))
 
 
+def render_key(event: Event, my_name: str | None, spectator: bool) -> tuple[bool, ...]:
+    """What :func:`event_terms` reads of the connection: for room chat only, whether it
+    watches and whether it wrote the line; every other event's term is the same for all.
+    Connections with equal keys (and wire styles) get equal lines, so they share one rendering
+    (:meth:`~gamehall.protocols._core.Delivery.rendered`). Keep in step with
+    :func:`event_terms`."""
+    if isinstance(event, ChatSaid):
+        return (spectator, event.sender == my_name)
+    return ()
+
+
 def event_terms(event: Event, my_name: str | None, spectator: bool) -> list[Command]:
     """The lines one connection gets for one room event (the hall checked the audience)."""
     if isinstance(event, ChatSaid):

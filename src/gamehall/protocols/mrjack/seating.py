@@ -7,6 +7,13 @@ started and still has ``R`` free* (games created from the browser included, unle
 password the legacy client cannot send); with none, a new game with the hall's defaults is
 created, unless ``max_games`` games exist. ``init(zuschauer)`` watches the oldest game.
 
+Both look-ups read the hall's indexes (:meth:`HallPort.rooms_matching` with
+:func:`is_waiting` or :func:`is_watchable` as the rule, :meth:`HallPort.room_count`), never a
+list of every game: a seat costs the same with 10 games running or 1,000. Whether the wanted
+role is free is the game's own knowledge (a seat is not a role: the first player gets
+``mrjack`` and may switch), so it is asked of the waiting games only, first created first; the
+first one usually has it.
+
 ``ison`` lists every nick logged in over this protocol, in login order. The hall keeps no such
 list, so :class:`Roster` keeps one per server (the seed's server hosted Mr. Jack only), in the
 :class:`MrJackServices` every connection of that server shares.
@@ -15,7 +22,7 @@ list, so :class:`Roster` keeps one per server (the seed's server hosted Mr. Jack
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -88,18 +95,31 @@ def _free_roles(session: Session, info: RoomInfo) -> list[str]:
     return [role for role, seat in roles.items() if seat is None] if isinstance(roles, dict) else []
 
 
-def waiting_games(session: Session, role: str) -> list[RoomInfo]:
-    """Games a legacy ``init(role)`` may join, first created first."""
-    out = []
-    for info in sorted(session.rooms(GAME), key=lambda i: i.created_seq):
-        if info.started or info.finished or info.has_password:
-            continue
+def is_waiting(info: RoomInfo) -> bool:
+    """The placement rule of ``init(R)``: a Mr. Jack game that has not started, has a seat free
+    and no password (the legacy client cannot send one)."""
+    return (
+        info.game == GAME
+        and not info.started
+        and not info.finished
+        and not info.has_password
+        and len(info.seats) < info.max_seats
+    )
+
+
+def is_watchable(info: RoomInfo) -> bool:
+    """The rule of ``init(zuschauer)``: a Mr. Jack game not finished and without a password."""
+    return info.game == GAME and not info.finished and not info.has_password
+
+
+def waiting_games(hall: HallPort, session: Session, role: str) -> Iterator[RoomInfo]:
+    """Games a legacy ``init(role)`` may join, first created first (lazily, from the index)."""
+    for info in hall.rooms_matching(GAME, is_waiting):
         if role in _free_roles(session, info):
-            out.append(info)
-    return out
+            yield info
 
 
-def seat(session: Session, role: str, max_games: int) -> tuple[str, Seat]:
+def seat(hall: HallPort, session: Session, role: str, max_games: int) -> tuple[str, Seat]:
     """Seat the user as ``role`` (see the module docstring). Returns ``(room_id, seat)``.
 
     The room delivers the join's events to the session's listener while this runs.
@@ -107,12 +127,12 @@ def seat(session: Session, role: str, max_games: int) -> tuple[str, Seat]:
     Raises:
         NoSeat: no waiting game has ``role`` free and ``max_games`` games exist.
     """
-    for info in waiting_games(session, role):
+    for info in waiting_games(hall, session, role):
         try:
             return info.room_id, _take(session, info.room_id, role)
         except (HallError, RuleError) as exc:  # taken meanwhile: try the next one
             log.debug("mrjack seating: %s refused %s: %s", info.room_id, session.name, exc)
-    if len(session.rooms(GAME)) >= max_games:
+    if hall.room_count(GAME) >= max_games:
         raise NoSeat(role)
     created = session.create_room(GAME)
     return created.room_id, _take(session, created.room_id, role)
@@ -132,11 +152,10 @@ def _take(session: Session, room_id: str, role: str) -> Seat:
     return seat_number
 
 
-def oldest_game(session: Session) -> RoomInfo | None:
+def oldest_game(hall: HallPort) -> RoomInfo | None:
     """The game ``init(zuschauer)`` watches: the oldest one without a password, running or
-    waiting."""
-    games = [i for i in session.rooms(GAME) if not i.finished and not i.has_password]
-    return min(games, key=lambda i: i.created_seq) if games else None
+    waiting (the first of the index)."""
+    return next(iter(hall.rooms_matching(GAME, is_watchable)), None)
 
 
 def held_game(session: Session) -> tuple[str, str] | None:
@@ -158,6 +177,8 @@ __all__ = [
     "NoSeat",
     "Roster",
     "held_game",
+    "is_waiting",
+    "is_watchable",
     "max_games",
     "oldest_game",
     "seat",

@@ -410,7 +410,7 @@ class UrDialogue:
         if self.session is not None:
             with contextlib.suppress(HallError):
                 return self.session.room(room_id).info()
-        return next((info for info in self.hall.rooms("ursuppe") if info.room_id == room_id), None)
+        return self.hall.room_info(room_id)
 
     def status_block(self, game: UrGame, view: Any = None) -> list[str]:
         shown = game.table.view(None) if view is None else view
@@ -430,11 +430,36 @@ class UrDialogue:
         if game is None or room_id != game.room_id or self.state not in (State.PLAYER, State.SPECTATOR):
             return
         try:
-            self.send_lines(self._lines_for(delivery.event, game))
+            lines = self._own_lines(delivery.event, game)
+            if lines is None:
+                self._send_table_lines(delivery, game)
+            else:
+                self.send_lines(lines)
         except Exception:
             log.exception("UrServer %s: failed to pass on %s", self.wire.peer, delivery.event)
 
-    def _lines_for(self, event: Event, game: UrGame) -> list[str]:
+    def _send_table_lines(self, delivery: Delivery, game: UrGame) -> None:
+        """An event whose lines are the same for every connection (:func:`.render.event_lines`):
+        rendered and encoded once per charset for the whole table
+        (:meth:`~gamehall.protocols._core.Delivery.rendered`); what the lines mean to this
+        connection (the request it was prompted with) is noted here."""
+        event = delivery.event
+        lines, block = delivery.rendered(("urserver", self._codec.encoding), lambda: self._table_block(event))
+        if lines and lines[0].startswith("ZUG_"):
+            self.play.prompted = lines[0].split()[0]
+        if isinstance(event, ev.SpielBeendet):
+            tournament.log_result(game)
+        if lines and self.state is not State.CLOSED:
+            self.wire.send(block)
+
+    def _table_block(self, event: Event) -> tuple[tuple[str, ...], bytes]:
+        lines = tuple(render.event_lines(event))
+        return lines, self._codec.encode_block(lines) if lines else b""
+
+    def _own_lines(self, event: Event, game: UrGame) -> list[str] | None:
+        """The lines of an event that this connection renders for itself, because they depend
+        on what it has seen or who it is (seat changes, spectators, chat, the game's start, a
+        timeout of its own request); ``None`` for every other event (:meth:`_send_table_lines`)."""
         if isinstance(event, SeatJoined):
             self._gone_seats.discard(event.seat)
             if self.hall_name is not None and event.name.lower() == self.hall_name.lower():
@@ -455,12 +480,7 @@ class UrDialogue:
         if isinstance(event, ev.ZeitUeberschritten):
             self.play.timed_out = self.play.prompted
             return [fehler_line(29)]
-        lines = render.event_lines(event)
-        if lines and lines[0].startswith("ZUG_"):
-            self.play.prompted = lines[0].split()[0]
-        if isinstance(event, ev.SpielBeendet):
-            tournament.log_result(game)
-        return lines
+        return None
 
     def _spectator_lines(self, event: SpectatorsChanged, game: UrGame) -> list[str]:
         now = set(event.names)

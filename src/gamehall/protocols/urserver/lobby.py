@@ -143,10 +143,15 @@ class UrLobby:
         """Forget games nobody here is in that are over, or foreign games whose hall room is
         gone (a browser table that ended or was abandoned)."""
         for game in list(self.games.values()):
-            if game.everyone():
-                continue
-            if game.status == 2 or (game.foreign and game.room_id not in live_rooms):
-                del self.games[game.name]
+            self.prune_one(game, game.room_id in live_rooms)
+
+    def prune_one(self, game: UrGame, room_live: bool) -> bool:
+        """:meth:`prune` for one game whose room is (or is not) ``room_live``; returns whether
+        the game was forgotten."""
+        if game.everyone() or not (game.status == 2 or (game.foreign and not room_live)):
+            return False
+        del self.games[game.name]
+        return True
 
     def next_login_suffix(self) -> int:
         self._login_counter += 1

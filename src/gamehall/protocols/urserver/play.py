@@ -49,6 +49,8 @@ class GameInput:
         self.timed_out: str | None = None
         """The kind of the last request of this player that timed out (a late answer to it
         gets FEHLER 17, note 9)."""
+        self._engine_refused = False
+        """Whether the current line's FEHLER came from the engine (the room counted it)."""
 
     def block_open(self) -> bool:
         return self.block is not None
@@ -60,7 +62,18 @@ class GameInput:
         self.block = None
 
     def line(self, keyword: str, params: list[str]) -> None:
-        """One line that is not an "always" command, in a game."""
+        """One line that is not an "always" command, in a game. A FEHLER the engine did not
+        give is told to the hall as a refused input (contests count them, docs/contest.md)."""
+        self._engine_refused = False
+        try:
+            self._line(keyword, params)
+        except Fehler as exc:
+            d = self.d
+            if not self._engine_refused and d.session is not None and d.game is not None and d.game.room_id:
+                d.session.refused(d.game.room_id, f"fehler_{exc.number}")
+            raise
+
+    def _line(self, keyword: str, params: list[str]) -> None:
         d = self.d
         just_placed, self._setup_placed = self._setup_placed, False
         if keyword not in GAME_KEYWORDS or d.colour is None:
@@ -124,6 +137,7 @@ class GameInput:
         try:
             d.session.act(d.game.room_id, action)
         except RuleError as exc:
+            self._engine_refused = True  # the room counted it already
             raise Fehler(error_number(exc) or 22, exc.reason) from None
         except HallError as exc:
             raise Fehler(26, exc.reason) from None

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from gamehall.protocols._core import HallError, Session
+from gamehall.protocols._core import HallError, HallPort, Session
 from gamehall.protocols.urserver import render
 from gamehall.protocols.urserver.commands import Fehler
 from gamehall.protocols.urserver.lobby import MAX_SPECTATORS, UrGame, max_games
@@ -65,8 +65,8 @@ def begin(d: UrDialogue, keyword: str, params: list[str]) -> None:
     """The first line of a sequence, in the lobby."""
     if len(params) != 1:
         raise Fehler(21)
-    discover(d)
     if keyword == "NEU":
+        discover(d)  # the game count and the names include tables opened in the browser
         players = integer(params[0])
         if players not in (3, 4):
             raise Fehler(4)
@@ -74,7 +74,7 @@ def begin(d: UrDialogue, keyword: str, params: list[str]) -> None:
             raise Fehler(15)
         sequence: Sequence = NewGame(players)
     else:
-        game = d.lobby.find(params[0])
+        game = named_game(d, params[0])
         if game is None:
             raise Fehler(27)
         if keyword == "TEILNEHMEN":
@@ -90,6 +90,20 @@ def begin(d: UrDialogue, keyword: str, params: list[str]) -> None:
                 raise Fehler(28)
             sequence = Watch(game)
     d.begin_sequence(sequence)
+
+
+def named_game(d: UrDialogue, name: str) -> UrGame | None:
+    """The game a ``TEILNEHMEN`` or ``ZUSCHAUEN`` names. A game the lobby lists is checked on
+    its own (its room looked up by id, and forgotten if :meth:`UrLobby.prune` would forget
+    it); only a name the lobby does not list costs a look at every Ursuppe room (a table
+    opened in the browser and not discovered yet), as ``LISTE`` does."""
+    game = d.lobby.find(name)
+    if game is not None and d.lobby.prune_one(game, room_live(d.hall, game.room_id)):
+        game = None
+    if game is None:
+        discover(d)
+        game = d.lobby.find(name)
+    return game
 
 
 class Sequence:
@@ -184,7 +198,7 @@ class Join(Sequence):
         d.end_sequence()
         d.enter(game, session, hall_name, name, spectator=False)
         try:
-            ensure_room(game, session)
+            ensure_room(d, game, session)
             session.join(str(game.room_id), game.password if not game.locked else self.given_password)
         except (HallError, RuleError) as exc:
             d.back_to_lobby()
@@ -217,7 +231,7 @@ class Watch(Sequence):
         d.end_sequence()
         d.enter(game, session, hall_name, name, spectator=True)
         try:
-            ensure_room(game, session)
+            ensure_room(d, game, session)
             session.spectate(str(game.room_id), game.password)
         except (HallError, RuleError) as exc:
             d.back_to_lobby()
@@ -236,7 +250,7 @@ def held_seats(d: UrDialogue, game: UrGame) -> dict[str, tuple[int, str]]:
     which has no accounts."""
     if game.room_id is None or game.status == 2:
         return {}
-    info = next((i for i in d.hall.rooms(GAME) if i.room_id == game.room_id), None)
+    info = d.hall.room_info(game.room_id)
     if info is None:
         return {}
     return {
@@ -302,7 +316,7 @@ def password_work(d: UrDialogue, game: UrGame, password: str | None) -> Callable
             return work
     if game.password is None:
         return None
-    if game.room_id is None or game.room_id not in {info.room_id for info in d.hall.rooms(GAME)}:
+    if not room_live(d.hall, game.room_id):
         return d.hall.password_work(game.password)
     return None
 
@@ -337,11 +351,16 @@ def open_room(game: UrGame, session: Session) -> None:
     game.table = session.room(info.room_id).game
 
 
-def ensure_room(game: UrGame, session: Session) -> None:
+def room_live(hall: HallPort, room_id: str | None) -> bool:
+    """Whether the hall still has the Ursuppe room ``room_id`` (one look-up by id)."""
+    info = None if room_id is None else hall.room_info(room_id)
+    return info is not None and info.game == GAME
+
+
+def ensure_room(d: UrDialogue, game: UrGame, session: Session) -> None:
     """The hall closes a room whose seats all emptied before the start; the waiting game
     stays listed, so its next member opens a fresh room."""
-    live = {info.room_id for info in session.rooms(GAME)}
-    if game.room_id not in live:
+    if not room_live(d.hall, game.room_id):
         if game.foreign:
             raise Fehler(27)
         open_room(game, session)

@@ -501,10 +501,18 @@ class WebDialogue:
     # ------------------------------------------------------------------ output
 
     def _send_event(self, room_id: str, delivery: Delivery) -> None:
+        """An ``event`` message. Its text depends on the room event alone (never on this
+        browser's seat: the room checked the audience, and views are sent apart), so every
+        browser of the room shares one rendering (:meth:`~gamehall.protocols._core.Delivery.rendered`)."""
+        if self._closed:
+            return
+        self._send_text(delivery.rendered(("web",), lambda: self._event_text(room_id, delivery)))
+
+    def _event_text(self, room_id: str, delivery: Delivery) -> str:
         body = event_json(delivery.event)
         if isinstance(delivery.event, ChatSaid):
             body["room"] = room_id
-        self._send({"t": "event", "room": room_id, "seq": delivery.seq, "event": body})
+        return self._encode({"t": "event", "room": room_id, "seq": delivery.seq, "event": body})
 
     def _error(self, code: str, reason: str, ref: MessageId) -> None:
         self._send({"t": "error", "code": code, "reason": reason, "ref": ref})
@@ -514,13 +522,16 @@ class WebDialogue:
             return
         if message.get("ref", 0) is None and message["t"] != "error":
             del message["ref"]
+        self._send_text(self._encode(message))
+
+    @staticmethod
+    def _encode(message: dict[str, JSON]) -> str:
         try:
-            text = codec.encode(message)
+            return codec.encode(message)
         except ValueError:
             log.exception("web: cannot send %s", message.get("t"))
             reason = "A reply was too large to send."
-            text = codec.encode({"t": "error", "code": "server_error", "reason": reason})
-        self._send_text(text)
+            return codec.encode({"t": "error", "code": "server_error", "reason": reason})
 
     def _stop_watching_lobby(self) -> None:
         unwatch, self._unwatch_lobby = self._unwatch_lobby, None

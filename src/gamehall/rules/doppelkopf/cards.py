@@ -15,9 +15,10 @@ strength wins. Which cards are trumps, and in what order, depends on the game ty
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gamehall.rules._core import Rng
 
@@ -32,6 +33,12 @@ EYES = {"a": 11, "10": 10, "k": 4, "q": 3, "j": 2, "9": 0}
 """Card points ("eyes", the wire's ``pips``); 240 in a full deck."""
 
 TRUMP = "trump"
+
+ALL_VALUES = (*(suit + rank for suit in SUITS for rank in RANKS), JOKER)
+"""Every card value of every deck variant."""
+
+EYES_OF_VALUE = {value: 0 if value == JOKER else EYES[value[1:]] for value in ALL_VALUES}
+"""The eyes of every card value (a lookup for the hot paths: tricks, scores)."""
 
 # ---------------------------------------------------------------------------------------------
 # Game types
@@ -108,6 +115,9 @@ def rank_of(value: str) -> str:
 
 
 def eyes_of(value: str) -> int:
+    known = EYES_OF_VALUE.get(value)
+    if known is not None:
+        return known
     return 0 if value == JOKER else EYES[rank_of(value)]
 
 
@@ -167,11 +177,32 @@ def card_id(key: bytes, deal_no: int, position: int) -> str:
     return hmac.new(key, f"{deal_no}:{position}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
+def card_ids(key: bytes, deal_no: int, count: int) -> list[str]:
+    """:func:`card_id` of positions ``0 .. count-1``, the same digests made faster: HMAC-SHA256
+    (RFC 2104) is sha256(key^opad + sha256(key^ipad + message)), so the two keyed hash states
+    are made once per deal and copied per card instead of keying a new HMAC 48 times."""
+    block = hashlib.sha256(key).digest() if len(key) > _SHA256_BLOCK else key
+    block = block.ljust(_SHA256_BLOCK, b"\0")
+    inner_key = hashlib.sha256(bytes(b ^ 0x36 for b in block))
+    outer_key = hashlib.sha256(bytes(b ^ 0x5C for b in block))
+    ids = []
+    for position in range(count):
+        inner = inner_key.copy()
+        inner.update(f"{deal_no}:{position}".encode())
+        outer = outer_key.copy()
+        outer.update(inner.digest())
+        ids.append(outer.hexdigest()[:32])
+    return ids
+
+
+_SHA256_BLOCK = 64
+
+
 def deal(rng: Rng, without9: str, joker: str, *, id_key: bytes, deal_no: int) -> Deal:
     """Shuffle a fresh deck, give every card a keyed id, deal in the note's 16 steps."""
     values = deck_values(without9, joker)
     rng.shuffle(values)
-    ids = [card_id(id_key, deal_no, position) for position in range(len(values))]
+    ids = card_ids(id_key, deal_no, len(values))
     assert len(set(ids)) == len(ids)  # 128-bit HMAC prefixes: a collision is not a real event
     by_id = dict(zip(ids, values, strict=True))
     hands: list[list[str]] = [[], [], [], []]
@@ -198,6 +229,15 @@ class Ranking:
     game_type: str
     heart10: str | None
     joker: str
+    _classes: dict[str, str] = field(init=False, repr=False, compare=False, hash=False)
+    _strengths: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        """Work out every value's class and strength once: a deal asks for them thousands of
+        times (every follow-suit check, every trick), and :func:`ranking_for` hands out one
+        ranking per game type and rule set, so the tables are built once per process."""
+        object.__setattr__(self, "_classes", {v: self._work_out_class(v) for v in ALL_VALUES})
+        object.__setattr__(self, "_strengths", {v: self._work_out_strength(v) for v in ALL_VALUES})
 
     @property
     def trump_suit(self) -> str | None:
@@ -224,6 +264,15 @@ class Ranking:
 
     def classify(self, value: str) -> str:
         """``"trump"`` or the plain suit the card belongs to in this game."""
+        known = self._classes.get(value)
+        return self._work_out_class(value) if known is None else known
+
+    def strength(self, value: str) -> int:
+        """Order inside the card's class: higher beats lower (pig promotions come on top)."""
+        known = self._strengths.get(value)
+        return self._work_out_strength(value) if known is None else known
+
+    def _work_out_class(self, value: str) -> str:
         if value == JOKER:
             return TRUMP
         suit, rank = suit_of(value), rank_of(value)
@@ -238,13 +287,12 @@ class Ranking:
             return TRUMP if suit == PURE_SOLOS[game] else suit
         return suit
 
-    def strength(self, value: str) -> int:
-        """Order inside the card's class: higher beats lower (pig promotions come on top)."""
+    def _work_out_strength(self, value: str) -> int:
         if value == JOKER:
             return 86 if self.joker == "over_h10" and self.normal_set else 95
         suit, rank = suit_of(value), rank_of(value)
         suit_bonus = 3 - SUITS.index(suit)  # ♣ 3, ♠ 2, ♥ 1, ♦ 0
-        if self.classify(value) != TRUMP:
+        if self._work_out_class(value) != TRUMP:
             return _plain_order(rank)
         game = self.game_type
         if self.normal_set:
@@ -282,8 +330,10 @@ def _pure_order(rank: str) -> int:
     return {"9": 1, "j": 2, "q": 3, "k": 4, "10": 5, "a": 6}[rank]
 
 
+@functools.lru_cache(maxsize=512)
 def ranking_for(game_type: str, *, heart10: bool, shift_h10: bool, joker: str) -> Ranking:
-    """The ranking of ``game_type`` under ``dk.heart10``, ``dk.solo_shift_h10`` and ``dk.joker``."""
+    """The ranking of ``game_type`` under ``dk.heart10``, ``dk.solo_shift_h10`` and ``dk.joker``
+    (one shared, immutable object per combination: its tables are built once)."""
     role: str | None = "h10" if heart10 else None
     if heart10 and shift_h10 and game_type in SHIFTED_HEART10:
         role = SHIFTED_HEART10[game_type]

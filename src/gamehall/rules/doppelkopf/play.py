@@ -17,12 +17,20 @@ is refused.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from gamehall.rules._core import Event, IllegalAction, MalformedAction, NotYourTurn, WrongPhase, only
 from gamehall.rules.doppelkopf.announcements import DENIALS, AnnouncementContext, next_label, refusal
-from gamehall.rules.doppelkopf.cards import NULL_SOLOS, SOLO_ORDER, Ranking, eyes_of, ranking_for, suit_of
+from gamehall.rules.doppelkopf.cards import (
+    EYES_OF_VALUE,
+    NULL_SOLOS,
+    SOLO_ORDER,
+    Ranking,
+    ranking_for,
+    suit_of,
+)
 from gamehall.rules.doppelkopf.events import (
     Announced,
     Asked,
@@ -53,6 +61,27 @@ SHOWN_AS = {"silent_wedding": "normal", "ramsch_sw": "ramsch"}
 """Game types shown as another one (a silent wedding looks like a normal game)."""
 
 
+_RANKINGS: dict[tuple[Any, ...], Ranking] = {}
+"""Rankings by (game type, heart10, solo_shift_h10, joker) as the rules hold them: a plain
+dict lookup per input instead of a keyword-argument cache call."""
+
+ONLY = tuple(only(seat) for seat in range(4))
+"""Each seat's private audience, made once (frozensets are immutable, so one per seat does)."""
+
+
+@functools.lru_cache(maxsize=1024)
+def buttons_event(seat: int, rebtn_lbl: str, pigbtn_lbl: str) -> ButtonsChanged:
+    """The private buttons event, one shared instance per content: events are immutable, and
+    a deal sends these after every trick and announcement, mostly with the same labels."""
+    return ButtonsChanged(seat=seat, rebtn_lbl=rebtn_lbl, pigbtn_lbl=pigbtn_lbl, audience=ONLY[seat])
+
+
+@functools.lru_cache(maxsize=1024)
+def turn_event(current_trick: int, total_tricks: int, current_player: int) -> Turn:
+    """The ``turn`` event, one shared (immutable) instance per content, as :func:`buttons_event`."""
+    return Turn(current_trick=current_trick, total_tricks=total_tricks, current_player=current_player)
+
+
 def black_sow_choices(rules: Mapping[str, Any]) -> list[str]:
     """The solos a black sow may turn into: ``dk.solos``, or the ♦ solo when that list is empty
     (Decision (ours): the round must go on)."""
@@ -62,9 +91,12 @@ def black_sow_choices(rules: Mapping[str, Any]) -> list[str]:
 class Referee:
     """The rules of one deal, applied to its state."""
 
+    __slots__ = ("_ranking", "rnd", "rules")
+
     def __init__(self, rnd: RoundState, rules: Mapping[str, Any]) -> None:
         self.rnd = rnd
         self.rules = rules
+        self._ranking: Ranking | None = None
 
     # -- knowledge -----------------------------------------------------------------------------
 
@@ -73,12 +105,24 @@ class Referee:
         return bool(self.rules["misplay"] == "penalize")
 
     def ranking(self) -> Ranking:
-        return ranking_for(
-            self.rnd.game_type,
-            heart10=bool(self.rules["heart10"]),
-            shift_h10=bool(self.rules["solo_shift_h10"]),
-            joker=str(self.rules["joker"]),
-        )
+        """The ranking of the deal's game type now (kept while the game type stays: a wedding
+        can turn into a solo and a black sow into the solo its chooser names)."""
+        known = self._ranking
+        game_type = self.rnd.game_type
+        if known is not None and known.game_type == game_type:
+            return known
+        rules = self.rules
+        key = (game_type, rules["heart10"], rules["solo_shift_h10"], rules["joker"])
+        known = _RANKINGS.get(key)
+        if known is None:
+            known = _RANKINGS[key] = ranking_for(
+                game_type,
+                heart10=bool(rules["heart10"]),
+                shift_h10=bool(rules["solo_shift_h10"]),
+                joker=str(rules["joker"]),
+            )
+        self._ranking = known
+        return known
 
     def ties(self) -> TieRules:
         return TieRules(
@@ -155,32 +199,58 @@ class Referee:
             return ranking.pig_value()
         return ranking.superpig_value(str(self.rules["without9"]))
 
-    def announcement_context(self, seat: int) -> AnnouncementContext:
+    def announcement_context(
+        self, seat: int, announced: Mapping[str, list[str]] | None = None
+    ) -> AnnouncementContext:
+        """What ``seat``'s announcements depend on; ``announced`` (party -> its announcements)
+        saves working that out again when all four seats are asked in a row."""
         party = self.party_of(seat)
         other = None if party is None else ("kontra" if party == "re" else "re")
+        if announced is None:
+            announced = {p: self.announced_by(p) for p in (party, other) if p is not None}
         return AnnouncementContext(
             party=party,
-            own=self.announced_by(party) if party else [],
-            other=self.announced_by(other) if other else [],
+            own=announced[party] if party else [],
+            other=announced[other] if other else [],
             cards_in_hand=len(self.rnd.hands[seat]),
             tricks_total=self.rnd.tricks_total,
             clarification_trick=self.rnd.clarification,
             null_game=self.null_game(),
         )
 
-    def buttons(self, seat: int) -> ButtonsChanged:
-        """The seat's private button labels (cg ``rebtn_lbl``, ``pigbtn_lbl``)."""
+    def buttons(
+        self,
+        seat: int,
+        announced: Mapping[str, list[str]] | None = None,
+        labels: dict[tuple[str | None, int], str] | None = None,
+    ) -> ButtonsChanged:
+        """The seat's private button labels (cg ``rebtn_lbl``, ``pigbtn_lbl``); ``announced``
+        and ``labels`` are :meth:`all_buttons`' shared work."""
+        if self.rnd.phase != "tricks":
+            return buttons_event(seat, "none", "none")
         pig = "none"
-        if self.rnd.phase == "tricks":
-            if self.pig_refusal(seat, superpigs=False, own_turn=False) is None:
-                pig = "pigs"
-            elif self.pig_refusal(seat, superpigs=True, own_turn=False) is None:
-                pig = "superpigs"
-        rebtn = next_label(self.announcement_context(seat)) if self.rnd.phase == "tricks" else "none"
-        return ButtonsChanged(seat=seat, rebtn_lbl=rebtn, pigbtn_lbl=pig, audience=only(seat))
+        if not self.pig_calls_in_play():
+            pass
+        elif self.pig_refusal(seat, superpigs=False, own_turn=False) is None:
+            pig = "pigs"
+        elif self.pig_refusal(seat, superpigs=True, own_turn=False) is None:
+            pig = "superpigs"
+        key = (self.party_of(seat), len(self.rnd.hands[seat]))
+        rebtn = None if labels is None else labels.get(key)
+        if rebtn is None:
+            rebtn = next_label(self.announcement_context(seat, announced))
+            if labels is not None:
+                labels[key] = rebtn
+        return buttons_event(seat, rebtn, pig)
 
     def all_buttons(self) -> list[Event]:
-        return [self.buttons(seat) for seat in range(4)]
+        """Every seat's buttons (after each trick and announcement). The parties'
+        announcements are listed once for the four, and a seat whose announcement label
+        depends on the same things as an earlier seat's (its party, its hand size) gets that
+        label without working it out again."""
+        announced = {party: self.announced_by(party) for party in ("re", "kontra")}
+        labels: dict[tuple[str | None, int], str] = {}
+        return [self.buttons(seat, announced, labels) for seat in range(4)]
 
     def shown_type(self) -> str:
         return SHOWN_AS.get(self.rnd.game_type, self.rnd.game_type)
@@ -220,11 +290,7 @@ class Referee:
         trick = self.rnd.trick
         assert trick is not None
         current = self.current_player()
-        return Turn(
-            current_trick=trick.number,
-            total_tricks=self.rnd.tricks_total,
-            current_player=trick.leader if current is None else current,
-        )
+        return turn_event(trick.number, self.rnd.tricks_total, trick.leader if current is None else current)
 
     # -- announcements --------------------------------------------------------------------------
 
@@ -253,18 +319,22 @@ class Referee:
 
     # -- pigs -----------------------------------------------------------------------------------
 
+    def pig_calls_in_play(self) -> bool:
+        """Whether the rules let anyone call pigs or superpigs during the tricks at all (the
+        default rules do not: then every pig button says ``none`` without asking further)."""
+        return self.rules["pigs"] in ON_PLAY_PIGS or self.rules["superpigs"] in ("on_pig", "on_play")
+
     def pig_refusal(self, seat: int, *, superpigs: bool, own_turn: bool = True) -> str | None:
         """Why ``seat`` may not call (super)pigs now, or None."""
         rnd = self.rnd
         if own_turn and (self.current_player() != seat or self.paused()):
             return "pc_wrong_turn"
-        ranking = self.ranking()
         if superpigs:
-            return self._superpig_refusal(seat, ranking)
+            return self._superpig_refusal(seat)
         rule = str(self.rules["pigs"])
         if rule not in ON_PLAY_PIGS:
             return "invalid_pigs"
-        pig = ranking.pig_value()
+        pig = self.ranking().pig_value()
         if pig is None or rnd.game_type in ("black_sow",):
             return "invalid_pigs_game"
         in_hand = [c for c in rnd.hands[seat] if self.value(c) == pig]
@@ -289,10 +359,12 @@ class Referee:
         played = [m.card for m in self.rnd.moves if m.kind == "card" and m.seat == seat]
         return [*self.rnd.hands[seat], *played]
 
-    def _superpig_refusal(self, seat: int, ranking: Ranking) -> str | None:
+    def _superpig_refusal(self, seat: int) -> str | None:
         rule = str(self.rules["superpigs"])
-        superpig = ranking.superpig_value(str(self.rules["without9"]))
-        if rule == "None" or superpig is None:
+        if rule == "None":
+            return "invalid_superpigs_game"
+        superpig = self.ranking().superpig_value(str(self.rules["without9"]))
+        if superpig is None:
             return "invalid_superpigs_game"
         if rule == "reservation":
             return "invalid_superpigs_call"
@@ -401,7 +473,7 @@ class Referee:
             trick.promoted[card] = SUPERPIG_STRENGTH
         self.log(seat, "card", self.value(card), flags, trick=trick.number, card=card, hand=hand_then)
         events: list[Event] = [CardPlayed(seat=seat, card=card, value=self.value(card), early=early)]
-        if seat == trick.leader:
+        if seat == trick.leader and self.penalize:  # early cards exist only under penalize
             self._check_early_revokes(trick)
         if trick.complete():
             events += self._close_trick(trick)
@@ -444,7 +516,7 @@ class Referee:
         trick.winner = winner
         rnd.tricks.append(trick)
         rnd.trick = None
-        trick_eyes = sum(eyes_of(self.value(c)) for c in in_order)
+        trick_eyes = sum(EYES_OF_VALUE[self.value(c)] for c in in_order)
         events: list[Event] = [
             TrickTaken(
                 trick=trick.number,
@@ -466,8 +538,10 @@ class Referee:
         return events
 
     def eyes_of_seat(self, seat: int) -> int:
+        """The eyes of every trick ``seat`` has taken so far."""
+        values = self.rnd.values
         return sum(
-            eyes_of(self.value(c))
+            EYES_OF_VALUE[values[c]]
             for t in self.rnd.tricks
             if t.winner == seat
             for c in t.cards

@@ -29,6 +29,9 @@ from gamehall.rules.doppelkopf.play import Referee
 from gamehall.rules.doppelkopf.state import Poverty, Question, SoloOffer
 
 WEDDING_WISHES = ("foreign", "trump", "miss", "hearts", "spades", "clubs", "diamonds")
+YES_NO_QUESTIONS = ("reservation", "throw", "pigs", "superpigs", "poverty", "wedding")
+"""The questions :func:`answer` takes; every other question has its own action (cards to pass,
+a solo type, a wedding wish...), so a bare yes/no to it is malformed."""
 NON_SOLO_STAGES = ("throw", "pigs", "superpigs", "poverty", "wedding")
 PIGS_SOLO_GAMES = (*COLOUR_SOLOS, "solo_null")
 """Solos in which ``pigs=two_reservation`` asks everyone for pigs before play."""
@@ -186,6 +189,8 @@ def _expect(ref: Referee, seat: int, kinds: tuple[str, ...]) -> str:
 def answer(ref: Referee, seat: int, question: str, yes: bool) -> list[Event]:
     """``<question>_yes`` / ``<question>_no`` for reservation, throw, pigs, superpigs, poverty
     and wedding."""
+    if question not in YES_NO_QUESTIONS:
+        raise MalformedAction(f"{question!r} is not a yes/no question.")
     _expect(ref, seat, (question,))
     rnd = ref.rnd
     if yes:

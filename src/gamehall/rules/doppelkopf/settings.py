@@ -319,8 +319,11 @@ def check_config(given: Mapping[str, Any]) -> dict[str, JSON]:
 def effective_rules(config: Mapping[str, JSON]) -> dict[str, JSON]:
     """The values a game plays with: a rule whose requirement is unmet (judged on the stored
     values) is played at its default. Frozen at the start of the game."""
-    effective = dict(SCHEMA.defaults())
-    effective.update(config)
+    if SCHEMA.settings.keys() <= config.keys():  # complete (check_config's output): no defaults
+        effective = dict(config)
+    else:
+        effective = dict(SCHEMA.defaults())
+        effective.update(config)
     for rule in RULES:
         for other, allowed in rule.requires.items():
             if config.get(other, RULES_BY_NAME[other].setting.default) not in allowed:

@@ -30,6 +30,10 @@ class SoloOffer:
     solo: str
 
 
+SEAT_ORDER_FROM = tuple(tuple((leader + i) % 4 for i in range(4)) for leader in range(4))
+"""The four seats clockwise from each leader."""
+
+
 @dataclass(slots=True)
 class TrickState:
     """One trick: who led, the card each seat put down (by seat), in what time order, and which
@@ -42,12 +46,12 @@ class TrickState:
     promoted: dict[str, int] = field(default_factory=dict)
     winner: int | None = None
 
-    def in_seat_order(self) -> list[int]:
+    def in_seat_order(self) -> tuple[int, ...]:
         """The seats from the leader on, clockwise."""
-        return [(self.leader + i) % 4 for i in range(4)]
+        return SEAT_ORDER_FROM[self.leader]
 
     def complete(self) -> bool:
-        return all(card is not None for card in self.cards)
+        return None not in self.cards
 
 
 @dataclass(slots=True)

@@ -63,8 +63,15 @@ def follows(
     ranking: Ranking,
     promoted: Mapping[str, int] | None = None,
 ) -> bool:
-    """Whether playing ``card`` from ``hand`` on ``led`` obeys the follow-suit rule."""
-    return card in legal_cards(hand, values, led, ranking, promoted)
+    """Whether playing ``card`` from ``hand`` on ``led`` obeys the follow-suit rule (the same
+    answer as ``card in legal_cards(...)``, without building the list)."""
+    if card not in hand:
+        return False
+    promoted = promoted or {}
+    led_class = card_class(values[led], ranking, promoted, led)
+    if card_class(values[card], ranking, promoted, card) == led_class:
+        return True
+    return all(card_class(values[c], ranking, promoted, c) != led_class for c in hand)
 
 
 def trick_winner(

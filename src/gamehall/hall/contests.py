@@ -1,21 +1,20 @@
-"""The contest board: the contests a hall shows to browsers (issue 14).
+"""The contests a hall shows: an in-memory board of each contest's latest snapshot (issue 14).
 
-The runner tells the hall about a contest through :class:`~gamehall.contest.ports.ContestHall`;
-four of its methods are bookkeeping, and a board is that bookkeeping: the latest snapshot of
-each contest (for ``/api/contests``, the lobby and ``/contest/ID``), who organised it, and
-whether the organiser asked to stop it. The HTTP side reads a board only through
-:class:`gamehall.server.contests.ContestReader` (``all``, ``get``, ``request_stop``; a contest's
-``organiser``, ``state`` and ``page()``).
+The contest runner plays its games on a hall and tells it about a contest through
+:class:`~gamehall.contest.ports.ContestHall` (:mod:`gamehall.contest.hall_side`); four of its
+methods are bookkeeping, and this board is that bookkeeping: the latest snapshot of each
+contest (for ``/api/contests``, the lobby and ``/contest/ID``), who organised it, and whether
+the organiser asked to stop it (the runner polls :meth:`ContestBoard.stop_requested` between
+games). The HTTP side reads it only through :class:`gamehall.server.contests.ContestReader`
+(``all``, ``get``, ``request_stop``; a contest's ``organiser``, ``state`` and ``page()``).
 
-This is the browser side's stand-in, with the same methods as the hall side's board
-(``gamehall.hall.contests.ContestBoard``, ``hall.contests``, built on another branch at the same
-time): once both are merged, the server hands the hall's board to the HTTP side and this
-module goes. Snapshots are copied as plain JSON when published, so the runner may keep
-changing its own dicts and a value that is not JSON fails in the runner's ``publish`` (where
-the bug is), never later in a browser's request. The board's own fields (id, title, game,
-organiser, state, ``stop_requested``) are put over the snapshot's, so a snapshot cannot
-contradict them. Finished contests are kept (their pages show the final standings), up to
-:data:`KEPT_OVER`, the oldest dropped first.
+Snapshots are copied as plain JSON when published, so the runner may keep changing its own
+dicts and a value that is not JSON fails in the runner's ``publish`` (where the bug is), never
+later in a browser's request. The board's own fields (id, title, game, organiser, state,
+``stop_requested``) are put over the snapshot's, so a snapshot cannot contradict them.
+Finished contests are kept (their pages show the final standings), up to :data:`KEPT_OVER`,
+the oldest dropped first. The board lives in memory: the runner's output directory is the
+record that survives a restart.
 """
 
 from __future__ import annotations
