@@ -115,6 +115,10 @@ class TcpConnection(asyncio.Protocol):
         self._last_input = now
         self._inputs = TokenBucket(limits.rate_per_s, limits.rate_burst, now)
         self._bytes = TokenBucket(limits.bytes_per_s, limits.bytes_burst, now)
+        self._bytes_owed = False
+        """The byte budget was in debt when last looked at. Only reads spend it and it refills
+        with time, so ``False`` stays true until the next read: the end of a pump need not
+        look again."""
         self._backlog = bytearray()
         self._drained = True  # the dialogue holds no complete input we know of
         self._held = 0  # offloaded calls whose answer the dialogue waits for
@@ -141,11 +145,12 @@ class TcpConnection(asyncio.Protocol):
 
         Cuts the connection off (as a drop) when the unsent bytes exceed the limit.
         """
-        if self._closing or self._lost or self._transport is None:
+        transport = self._transport
+        if self._closing or self._lost or transport is None:
             return
         self._pending.append(data)
         self._pending_bytes += len(data)
-        if self._over_limit():
+        if self._pending_bytes + transport.get_write_buffer_size() > self._limits.out_queue_limit_bytes:
             self._cut_off_slow_consumer()
             return
         if not self._flush_scheduled and not self._paused:
@@ -215,7 +220,7 @@ class TcpConnection(asyncio.Protocol):
             return  # lingering: read and discard until the peer closes or goes quiet
         size = len(data)
         self._batch.count_read(size)
-        self._bytes.spend(now, size)
+        self._bytes_owed = self._bytes.spend(now, size) < 0
         if self._pump_handle is not None:
             self._backlog += data  # a pump is due: it takes this read in its turn
         elif not self._backlog and size <= FEED_CHUNK:
@@ -325,10 +330,10 @@ class TcpConnection(asyncio.Protocol):
         if not work_left and self._peer_eof:
             self._begin_close("peer")
             return
-        bytes_balance = self._bytes.available(now)
-        if not work_left and bytes_balance >= 0 and not self._reading_paused:
+        if not work_left and not self._bytes_owed and not self._reading_paused:
             return  # the usual end of a turn: everything handled, within the budgets
         bytes_wait = self._bytes.wait(now, 0.0)
+        self._bytes_owed = bytes_wait > 0
         self._set_reading(paused=work_left or bytes_wait > 0)
         if self._held:
             return  # the offload's answer pumps again
@@ -373,11 +378,6 @@ class TcpConnection(asyncio.Protocol):
             self._pump_handle = self._loop.call_soon(self._pump)
 
     # ---- internals -------------------------------------------------------------------------
-
-    def _over_limit(self) -> bool:
-        assert self._transport is not None
-        buffered = self._transport.get_write_buffer_size() + self._pending_bytes
-        return buffered > self._limits.out_queue_limit_bytes
 
     def _cut_off_slow_consumer(self) -> None:
         assert self._transport is not None

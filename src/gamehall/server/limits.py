@@ -114,10 +114,13 @@ class TokenBucket:
             return True
         return False
 
-    def spend(self, now: float, tokens: float) -> None:
-        """Take ``tokens`` even if that leaves a debt."""
-        if self.rate > 0:
-            self._tokens = self.available(now) - tokens
+    def spend(self, now: float, tokens: float) -> float:
+        """Take ``tokens`` even if that leaves a debt; returns the balance left (negative: a
+        debt; infinite when the rate is 0)."""
+        if self.rate <= 0:
+            return float("inf")
+        self._tokens = self.available(now) - tokens
+        return self._tokens
 
     def wait(self, now: float, balance: float = 1.0) -> float:
         """Seconds until at least ``balance`` tokens are available (0 if they are now)."""
