@@ -11,7 +11,7 @@ import pytest
 from server_echo import start_echo_server
 
 from gamehall.server.connection import ListenerBatch, TcpConnection
-from gamehall.server.limits import ConnectionLimits
+from gamehall.server.limits import ConnectionLimits, TokenBucket
 from gamehall.server.metrics import ServerMetrics
 
 
@@ -113,3 +113,13 @@ async def test_a_read_arriving_with_the_budget_spent_is_kept_and_answered_later(
         writer.close()
     finally:
         await echo.close()
+
+
+def test_spending_says_the_balance_left() -> None:
+    """A read spends its bytes and learns at once whether the budget is in debt (the end of
+    the pump relies on it to skip looking again)."""
+    bucket = TokenBucket(rate=100, burst=100, now=0.0)
+    assert bucket.spend(0.0, 60) == 40
+    assert bucket.spend(0.0, 60) == -20
+    assert bucket.spend(1.0, 0) == 80  # refilled at 100 per second, capped at the burst
+    assert TokenBucket(rate=0, burst=1, now=0.0).spend(0.0, 10**9) == float("inf")
