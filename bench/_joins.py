@@ -8,6 +8,9 @@ Measured from outside the server:
 
 - **memory per seat**: ``VmRSS`` after the seats (and one settle second) minus before, over
   the seats joined: the hall user, session, seat, a third of a table and the connection;
+- **tracked objects per seat**: the same growth in objects the cyclic collector tracks (what a
+  full collection walks, frozen or not), read through the server's ``SIGUSR1`` probe
+  (``_server_process.read_tracked_objects``) when it runs with a gc log;
 - **joins per second with N tables open**: ``timed`` more bots joined after the N tables
   exist, in batches of 12 as the games part does (a batch waits for every ``ACKN``), and the
   server CPU they cost (``/proc``), so *joins per server CPU-second* is the capacity figure
@@ -23,12 +26,20 @@ from dataclasses import dataclass
 
 from _aah_clients import join_all
 from _idle import _close_all, _settled_rss
-from _server_process import ChildServer, cpu_seconds
+from _server_process import ChildServer, cpu_seconds, read_tracked_objects
 from bench_echo_baseline import _new_loop
 
 JOIN_BATCH = 12
 SEATS = 3
 LOBBY = {"playermax": SEATS, "min_players": SEATS, "autostart_delay": 0, "max_tables": 1000}
+
+PLAYING = {**LOBBY, "autostart_delay": 1, "timeout": 60}
+"""``--join-playing``: full tables start (a 1 s countdown), deal ten cards a seat and wait in
+their first round's pick phase (60 s, the longest): a seat of a table in play, hand and all.
+The bots never play, so the reading is taken within that first minute."""
+
+PLAYING_WAIT_S = 5.0
+"""How long after the last join the playing tables get to start before RSS is read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +48,7 @@ class JoinRow:
     seats: int
     fill_s: float
     bytes_per_seat: float
+    objects_per_seat: float
     timed: int
     timed_s: float
     timed_cpu_s: float
@@ -52,9 +64,17 @@ class JoinRow:
 
 
 def join_run(
-    start: Callable[[], AbstractContextManager[ChildServer]], tables: int, timed: int, what: str
+    start: Callable[[], AbstractContextManager[ChildServer]],
+    tables: int,
+    timed: int,
+    what: str,
+    gc_log: str | None = None,
+    *,
+    wait_s: float = 0.0,
 ) -> JoinRow:
-    """Fill ``tables`` 3-seat lobby tables, then time ``timed`` more joins (see the module)."""
+    """Fill ``tables`` 3-seat lobby tables, then time ``timed`` more joins (see the module).
+    ``gc_log``: the server's gc log (it was started with one), for its tracked objects;
+    ``wait_s``: seconds between the last join and the reading (tables starting)."""
     loop = _new_loop()
     holding: list[object] = []
     problems: list[str] = []
@@ -70,11 +90,14 @@ def join_run(
     try:
         with start() as server:
             loop.run_until_complete(join([f"w{n}" for n in range(SEATS * 4)]))  # imports, first tables
+            objects_before = read_tracked_objects(server, gc_log) if gc_log else 0
             before = _settled_rss(server.pid)
             began = time.perf_counter()
             seated = loop.run_until_complete(join([f"j{n}" for n in range(SEATS * tables)]))
             fill_s = time.perf_counter() - began
+            time.sleep(wait_s)
             after = _settled_rss(server.pid)
+            objects_after = read_tracked_objects(server, gc_log) if gc_log else 0
             cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
             extra = loop.run_until_complete(join([f"t{n}" for n in range(timed)]))
             timed_s, timed_cpu = time.perf_counter() - t0, cpu_seconds(server.pid) - cpu0
@@ -84,26 +107,28 @@ def join_run(
     for problem in problems[:3]:
         print(f"  ! {what}: {problem}")
     per_seat = (after - before) / seated if seated else 0.0
-    return JoinRow(what, seated, fill_s, per_seat, extra, timed_s, timed_cpu, len(problems))
+    objects = (objects_after - objects_before) / seated if seated else 0.0
+    return JoinRow(what, seated, fill_s, per_seat, objects, extra, timed_s, timed_cpu, len(problems))
 
 
-def format_join_rows(rows: list[JoinRow], tables: int) -> str:
+def format_join_rows(rows: list[JoinRow], tables: int, kind: str = "lobby") -> str:
     header = (
-        f"{'server':<28} {'seats':>6} {'fill s':>7} {'B/seat':>7} {'joins':>6} {'joins/s':>8} "
-        f"{'joins/CPU-s':>11} {'refused':>7}"
+        f"{'server':<28} {'seats':>6} {'fill s':>7} {'B/seat':>7} {'obj/seat':>8} {'joins':>6} "
+        f"{'joins/s':>8} {'joins/CPU-s':>11} {'refused':>7}"
     )
     lines = [
-        f"== joins with {tables} 3-seat lobby tables open, and RSS per joined seat "
+        f"== joins with {tables} 3-seat {kind} tables open, and RSS per joined seat "
         "(targets: >= 1,000 joins/s, <= 6 KiB = 6144 B per seat)",
         header,
         "-" * len(header),
     ]
     for row in rows:
         lines.append(
-            f"{row.what:<28} {row.seats:>6} {row.fill_s:>7.1f} {row.bytes_per_seat:>7.0f} {row.timed:>6} "
-            f"{row.joins_per_s:>8.0f} {row.joins_per_cpu_s:>11.0f} {row.problems:>7}"
+            f"{row.what:<28} {row.seats:>6} {row.fill_s:>7.1f} {row.bytes_per_seat:>7.0f} "
+            f"{row.objects_per_seat:>8.1f} {row.timed:>6} {row.joins_per_s:>8.0f} "
+            f"{row.joins_per_cpu_s:>11.0f} {row.problems:>7}"
         )
     return "\n".join(lines)
 
 
-__all__ = ["LOBBY", "JoinRow", "format_join_rows", "join_run"]
+__all__ = ["LOBBY", "PLAYING", "PLAYING_WAIT_S", "JoinRow", "format_join_rows", "join_run"]

@@ -31,6 +31,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 LOOPBACK = "127.0.0.1"
 BENCH_DIR = Path(__file__).resolve().parent
@@ -369,9 +370,58 @@ def _serve_with_gc_log(log_path: str, argv: list[str]) -> int:
             log.write(f"{now:.6f} {info['generation']} {milliseconds:.1f}\n")
 
     gc.callbacks.append(on_collection)
+    signal.signal(signal.SIGUSR1, lambda *_: _log_tracked_objects(log))
     from gamehall.cli import main
 
     return main(argv)
+
+
+def _log_tracked_objects(log: Any) -> None:
+    """On ``SIGUSR1``: one full collection (what is garbage is not counted), then one line
+    ``objects <perf_counter> <tracked>``: every object the cyclic collector tracks, frozen or
+    not (``gc.get_objects()`` leaves the frozen ones out). What a full collection would walk
+    without the server's freezing; the bench divides its growth by the seats joined.
+
+    With ``PYTHONTRACEMALLOC`` set for the child, also writes a ``tracemalloc`` snapshot and the
+    tracked objects by type next to the log (``<log>.<n>.snap``, ``<log>.<n>.types``), for
+    ``bench/_memory_diff.py``."""
+    import gc
+    import pickle
+    import tracemalloc
+    from collections import Counter
+
+    gc.collect()
+    tracked = len(gc.get_objects()) + gc.get_freeze_count()
+    log.write(f"objects {time.perf_counter():.6f} {tracked}\n")
+    if not tracemalloc.is_tracing():
+        return
+    n = sum(1 for _ in Path(log.name).parent.glob(Path(log.name).name + ".*.snap"))
+    tracemalloc.take_snapshot().dump(f"{log.name}.{n}.snap")
+    gc.unfreeze()  # counted by type, then frozen again (what the server's collector does anyway)
+    types = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.get_objects())
+    gc.freeze()
+    with open(f"{log.name}.{n}.types", "wb") as out:
+        pickle.dump(dict(types), out)
+
+
+def read_tracked_objects(server: ChildServer, log_path: str, timeout: float = 60.0) -> int:
+    """Ask a server started with ``gc_log`` for its tracked-object count (``SIGUSR1``, see
+    :func:`_log_tracked_objects`) and wait (bounded) for the answer."""
+
+    def lines() -> list[str]:
+        with contextlib.suppress(OSError), open(log_path, encoding="ascii") as log:
+            return [line for line in log if line.startswith("objects ")]
+        return []
+
+    seen = len(lines())
+    server.process.send_signal(signal.SIGUSR1)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        answers = lines()
+        if len(answers) > seen:
+            return int(answers[-1].split()[2])
+        time.sleep(0.05)
+    raise RuntimeError(f"{server.name} did not report its objects within {timeout:.0f} s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,6 +439,8 @@ def read_gc_log(log_path: str, since: float, until: float) -> GcPauses:
     full, longest, total = 0, 0.0, 0.0
     with contextlib.suppress(OSError), open(log_path, encoding="ascii") as log:
         for line in log:
+            if line.startswith("objects "):
+                continue
             at, generation, milliseconds = line.split()
             if since <= float(at) <= until:
                 full += generation == "2"

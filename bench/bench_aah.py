@@ -24,6 +24,7 @@ Run::
     .venv/bin/python bench/bench_aah.py --tables 10,100,1000 --duration 10
     .venv/bin/python bench/bench_aah.py --parts idle --idle 10000 --idle-joined 4000
     .venv/bin/python bench/bench_aah.py --parts profile --tables 300 --profile /tmp/aah.prof
+    .venv/bin/python bench/bench_aah.py --parts joins [--join-playing] --baseline-src /tmp/base/src
     .venv/bin/python bench/bench_aah.py --parts ping --tables 10,100 --duration 5 \
         --baseline-src ../main/src --ping-rounds 2   # echo, baseline PING, this tree's PING
 """
@@ -437,18 +438,23 @@ def run_idle_part(args: argparse.Namespace) -> None:
 # ---- joins with many tables open, memory per seat ----------------------------------------------
 
 
+THIS_SRC = Path(__file__).resolve().parent.parent / "src"
+"""This tree's sources: "this tree" runs them, not whatever copy the venv has installed (a
+worktree's venv may point at another checkout)."""
+
+
 def server_environ(src: str | None) -> dict[str, str]:
-    """The server limits, and ``PYTHONPATH`` to run the server from another source tree."""
+    """The server limits, and ``PYTHONPATH`` to run the server from ``src`` (another source
+    tree) or from this tree."""
     environ = dict(SERVER_LIMITS)
-    if src:
-        environ["PYTHONPATH"] = str(Path(src).resolve())
+    environ["PYTHONPATH"] = str(Path(src).resolve() if src else THIS_SRC)
     return environ
 
 
 def run_joins_part(args: argparse.Namespace) -> None:
     """Part 4: joins per second with ``--join-tables`` tables open, and RSS per joined seat,
     for this tree and (``--baseline-src``) a baseline tree in the same run."""
-    from _joins import LOBBY, format_join_rows, join_run
+    from _joins import LOBBY, PLAYING, PLAYING_WAIT_S, format_join_rows, join_run
 
     core = SERVER_CORE if args.pin else None
     tables = min(args.join_tables, MAX_TABLES - 10)
@@ -460,11 +466,15 @@ def run_joins_part(args: argparse.Namespace) -> None:
         settle = wait_for_quiet(QUIET_WAIT_S[0])
         print(f"  ({what}: machine busy {settle:.0%} of a core outside this bench before the run)")
 
-        def start(src: str | None = src) -> Any:
-            return gamehall_server(LOBBY, core=core, environ=server_environ(src))
+        gc_log = str(Path(tempfile.mkdtemp(prefix="gamehall-bench-gc-")) / "gc.log")
 
-        rows.append(join_run(start, tables, args.join_timed, what))
-    print(format_join_rows(rows, tables))
+        def start(src: str | None = src, gc_log: str = gc_log) -> Any:
+            settings = PLAYING if args.join_playing else LOBBY
+            return gamehall_server(settings, core=core, environ=server_environ(src), gc_log=gc_log)
+
+        wait_s = PLAYING_WAIT_S if args.join_playing else 0.0
+        rows.append(join_run(start, tables, args.join_timed, what, gc_log, wait_s=wait_s))
+    print(format_join_rows(rows, tables, "playing" if args.join_playing else "lobby"))
     print()
 
 
@@ -507,7 +517,7 @@ def run_ping_part(tables: int, args: argparse.Namespace) -> None:
     connections = tables * SEATS_PER_TABLE
     transport_s = min(args.transport_duration or args.duration, MAX_DURATION_S)
     core = SERVER_CORE if args.pin else None
-    trees = [("PING this tree", str(Path(__file__).resolve().parent.parent / "src"))]
+    trees = [("PING this tree", str(THIS_SRC))]
     if args.baseline_src:
         trees.insert(0, (f"PING {args.baseline_name}", args.baseline_src))
     for round_number in range(1, max(1, args.ping_rounds) + 1):
@@ -560,6 +570,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--join-tables", type=int, default=800, help="open tables in the joins part")
     parser.add_argument("--join-timed", type=int, default=570, help="joins timed in the joins part")
+    parser.add_argument(
+        "--join-playing",
+        action="store_true",
+        help="the joins part's tables start their game (RSS per seat of a table in play)",
+    )
     parser.add_argument(
         "--baseline-src", default=None, help="a source tree (its src/) run as the joins part's baseline"
     )

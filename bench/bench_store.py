@@ -1,10 +1,15 @@
 """How fast the stores take room-log appends, and how fast a crashed hall reloads its rooms.
 
-Every accepted move is appended (and committed) before it is broadcast, so the append rate
+Every accepted move is committed before it is broadcast, so the rate of committed appends
 bounds the moves per second the whole server can accept. The in-memory store, which does the
 same checks and JSON encoding without a database, is the baseline measured in the same run.
 
-Run: ``.venv/bin/python bench/bench_store.py [--appends N] [--rooms R]``. Prints a table.
+The second table compares, on the same file type in the same run, a commit per append (what
+the hall did before its outbox) with group commit: the appends of one loop turn, spread over
+many rooms, committed in one transaction (``Store.commit``; docs/architecture.md). ``--batch``
+is how many appends one loop turn collects.
+
+Run: ``.venv/bin/python bench/bench_store.py [--appends N] [--rooms R] [--batch B]``.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from gamehall.store.base import LogEntry, Store
+from gamehall.store.base import Append, LogEntry, NewRoom, Store
 from gamehall.store.memory import MemoryStore
 from gamehall.store.sqlite import SqliteStore
 
@@ -37,6 +42,50 @@ def fill(store: Store, rooms: int, appends: int) -> float:
     return time.perf_counter() - started
 
 
+def commit_batches(store: Store, rooms: int, appends: int, batch: int) -> float:
+    """Like :func:`fill`, but through ``Store.commit``: ``batch`` appends (round-robin over the
+    rooms, as one loop turn of a busy hall collects them) per transaction; ``batch=1`` is a
+    commit per append. Returns the seconds spent committing."""
+    store.commit(
+        [NewRoom(f"room-{r}", "aah", {"aplimit": 7}, 2**64 - 1 - r, {"title": "t"}, r) for r in range(rooms)]
+    )
+    numbers = [0] * rooms
+    pending: list[Append] = []
+    started = time.perf_counter()
+    for i in range(appends):
+        r = i % rooms
+        numbers[r] += 1
+        pending.append(Append(f"room-{r}", LogEntry(numbers[r], "act", i % 6, ACTION, 1000.0 + i)))
+        if len(pending) == batch:
+            store.commit(pending)
+            pending = []
+    if pending:
+        store.commit(pending)
+    return time.perf_counter() - started
+
+
+def group_commit_table(tmp: str, rooms: int, appends: int, batch: int) -> None:
+    """Committed appends per second, a commit per append vs group commit, same run."""
+    rows: list[tuple[str, int, float]] = []
+    for label, power_safe, count in (
+        ("NORMAL", False, appends),
+        ("FULL", True, max(appends // 25, rooms)),
+    ):
+        for how, size in (("a commit per append", 1), (f"group commit, {batch} per batch", batch)):
+            store = SqliteStore(Path(tmp) / f"group-{label}-{size}.db", power_safe=power_safe)
+            seconds = commit_batches(store, rooms, count, size)
+            store.close()
+            rows.append((f"SQLite WAL {label}: {how}", count, count / seconds))
+    header = f"{'committed appends':<48} {'appends':>8} {'appends/s':>11} {'vs per-append':>14}"
+    print()
+    print(f"group commit: {rooms} rooms, appends round-robin, {batch} appends per loop turn")
+    print(header)
+    print("-" * len(header))
+    for index, (name, count, rate) in enumerate(rows):
+        per_append = rows[index - index % 2][2]
+        print(f"{name:<48} {count:>8} {rate:>11,.0f} {rate / per_append:>14.2f}")
+
+
 def timed(call: Callable[[], object]) -> float:
     started = time.perf_counter()
     call()
@@ -49,6 +98,7 @@ def main() -> None:
     )
     parser.add_argument("--appends", type=int, default=50_000, help="appends per store (default 50000)")
     parser.add_argument("--rooms", type=int, default=100, help="rooms the appends are spread over")
+    parser.add_argument("--batch", type=int, default=100, help="appends per loop turn (group commit)")
     args = parser.parse_args()
     appends: int = args.appends
     rooms: int = args.rooms
@@ -83,6 +133,8 @@ def main() -> None:
             f"{name:<38} {count:>8} {rate:>11,.0f} {rate / baseline:>8.2f} {reload_ms:>10.1f} {load_ms:>8.2f}"
         )
     print("reload = unfinished_rooms() with every log; load = load_room() of one room")
+    with tempfile.TemporaryDirectory() as tmp:
+        group_commit_table(tmp, rooms, appends, max(1, int(args.batch)))
 
 
 if __name__ == "__main__":

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 from recording_listener import RecordingListener
+from turns import turn_by_turn_hall
 
 from gamehall.cli import main
 from gamehall.games import game_types
-from gamehall.hall import FakeClock, Hall
+from gamehall.hall import FakeClock
 from gamehall.rules.aah.actions import Judge, Pick
 from gamehall.server.web import log_json
 from gamehall.store.sqlite import SqliteStore
@@ -60,7 +61,7 @@ def test_serve_accepts_the_issue_spellings_of_aah_settings(tmp_path: Path) -> No
 def play_a_short_game(db: Path) -> str:
     """Three users play an AAH game to 2 points on a real SQLite store; returns the room id."""
     clock = FakeClock()
-    hall = Hall(games=game_types(), store=SqliteStore(db), clock=clock,
+    hall = turn_by_turn_hall(games=game_types(), store=SqliteStore(db), clock=clock,
                 defaults={"aah": {"aplimit": 2, "autostart_delay": 0, "round_gap": 1}})  # fmt: skip
     sessions = [hall.login(name, RecordingListener(), protocol="test") for name in ("ann", "ben", "cy")]
     room_id = sessions[0].create_room("aah").room_id

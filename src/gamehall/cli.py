@@ -177,17 +177,19 @@ def _print_events(record: Any, out: Any) -> None:
     """Rebuild the room from its log and print every event with its audience."""
     from gamehall.games import game_types
     from gamehall.hall.clock import FakeClock
+    from gamehall.hall.outbox import Outbox
     from gamehall.hall.room import Room
     from gamehall.store.memory import MemoryStore
 
+    clock = FakeClock()  # a replay writes nothing and delivers nothing: its outbox stays unflushed
     room = Room(
         room_id=record.room_id,
         game_type=game_types()[record.game],
         config=record.config,
         seed=record.seed,
         meta=record.meta,
-        store=MemoryStore(),
-        clock=FakeClock(),
+        outbox=Outbox(MemoryStore(), clock),
+        clock=clock,
         wall_time=lambda: 0.0,
         on_closed=lambda room: None,
         created_seq=0,

@@ -10,6 +10,7 @@ import random
 import pytest
 from recording_listener import RecordingListener
 from toy_game import TOY
+from turns import turn_by_turn_hall
 
 from gamehall.hall import FakeClock, Hall
 from gamehall.hall.room import Room
@@ -90,7 +91,7 @@ def test_indexes_agree_with_a_full_scan_after_random_sequences(seed: int) -> Non
     rng = random.Random(seed)
     clock = FakeClock()
     seeds = iter(range(1, 100_000))
-    hall = Hall(
+    hall = turn_by_turn_hall(
         games={"aah": AAH, "toy": TOY},
         store=MemoryStore(),
         clock=clock,
@@ -105,7 +106,9 @@ def test_indexes_agree_with_a_full_scan_after_random_sequences(seed: int) -> Non
 
 def test_the_first_query_of_a_rule_builds_its_index_from_the_rooms_already_there() -> None:
     clock = FakeClock()
-    hall = Hall(games={"aah": AAH}, store=MemoryStore(), clock=clock, defaults={"aah": {"max_tables": 9}})
+    hall = turn_by_turn_hall(
+        games={"aah": AAH}, store=MemoryStore(), clock=clock, defaults={"aah": {"max_tables": 9}}
+    )
     ann = hall.login("ann", RecordingListener(), protocol="test")
     first = ann.create_room("aah", {"playermax": 3, "min_players": 3})
     ann.join(first.room_id)

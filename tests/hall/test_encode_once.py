@@ -7,6 +7,7 @@ import pytest
 from recording_listener import RecordingListener
 from render_counting import per_listener
 from toy_game import TOY
+from turns import turn_by_turn_hall
 
 from gamehall.hall import FakeClock, Hall
 from gamehall.protocols._core import Delivery
@@ -53,7 +54,9 @@ def test_the_cache_is_no_part_of_a_deliverys_identity() -> None:
 def _room_with(listeners: int) -> tuple[Hall, str, list[RecordingListener]]:
     """A toy room with two seats, ``listeners - 2`` spectators, and a chat line last."""
     seeds = iter(range(1, 100))
-    hall = Hall(games={"toy": TOY}, store=MemoryStore(), clock=FakeClock(), seed_source=lambda: next(seeds))
+    hall = turn_by_turn_hall(
+        games={"toy": TOY}, store=MemoryStore(), clock=FakeClock(), seed_source=lambda: next(seeds)
+    )
     recorders = [RecordingListener() for _ in range(listeners)]
     sessions = [hall.login(f"u{i}", recorder, protocol="test") for i, recorder in enumerate(recorders)]
     room_id = sessions[0].create_room("toy").room_id

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from recording_listener import RecordingListener
 from toy_game import TOY, Add, Added, Resign, Secret, Won
+from turns import turn_by_turn_hall
 
 from gamehall.hall import FakeClock, Hall
 from gamehall.hall.lifecycle import SeatStatus
@@ -20,7 +21,7 @@ from gamehall.store.sqlite import SqliteStore
 
 def make_hall(store: object | None = None, clock: FakeClock | None = None, **defaults: object) -> Hall:
     seeds = iter(range(1, 10_000))
-    return Hall(
+    return turn_by_turn_hall(
         games={"toy": TOY},
         store=store or MemoryStore(),  # type: ignore[arg-type]
         clock=clock or FakeClock(),
@@ -361,7 +362,7 @@ def test_a_room_without_a_title_takes_the_games_default_title_for_its_config() -
     import dataclasses
 
     titled = dataclasses.replace(TOY, default_title=lambda config: f"Race to {config['target']}")
-    hall = Hall(
+    hall = turn_by_turn_hall(
         games={"toy": titled},
         store=MemoryStore(),
         clock=FakeClock(),

@@ -9,6 +9,7 @@ import pytest
 from jduplicate_dialogue_support import JdHarness
 from recording_listener import RecordingListener
 from toy_game import TOY
+from turns import turn_by_turn_hall
 
 from gamehall.hall import FakeClock, Hall
 from gamehall.protocols._core import HallError
@@ -35,7 +36,7 @@ class BotListener(RecordingListener):
 
 def make_hall(seats: int = 4) -> tuple[Hall, MemoryStore, BotSeater]:
     store, seater = MemoryStore(), BotSeater()
-    hall = Hall(
+    hall = turn_by_turn_hall(
         games={"toy": TOY},
         store=store,
         clock=FakeClock(),

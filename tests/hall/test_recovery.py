@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from recording_listener import RecordingListener
 from toy_game import TOY, Add, Added, Secret
+from turns import turn_by_turn_hall
 
 from gamehall.bots import hall_bots
 from gamehall.hall import FakeClock, Hall
@@ -38,7 +39,7 @@ def toy_bots(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def make_hall(db: Path, clock: FakeClock, *, tournament: bool = False, bots: bool = True) -> Hall:
     seeds = iter(range(1, 10_000))
-    return Hall(
+    return turn_by_turn_hall(
         games={"toy": TOY},
         store=SqliteStore(db),
         clock=clock,
@@ -327,7 +328,9 @@ def test_a_crash_nobody_returns_from_is_never_recorded_as_a_win(game: str, tmp_p
 
     db, clock = tmp_path / "hall.db", FakeClock()
     games = {game: game_types()[game]}
-    hall = Hall(games=games, store=SqliteStore(db), clock=clock, wall_time=clock.now, tournament=True)
+    hall = turn_by_turn_hall(
+        games=games, store=SqliteStore(db), clock=clock, wall_time=clock.now, tournament=True
+    )
     sessions = [hall.login(f"p{i}", RecordingListener(), protocol="test") for i in range(SEATS[game])]
     room_id = sessions[0].create_room(game, {"autostart_delay": 1} if game == "aah" else {}).room_id
     for session in sessions:
@@ -339,7 +342,9 @@ def test_a_crash_nobody_returns_from_is_never_recorded_as_a_win(game: str, tmp_p
             clock.advance(2)
     assert hall.room(room_id).state.started
     clock2 = FakeClock(clock.now() + 1)
-    hall2 = Hall(games=games, store=SqliteStore(db), clock=clock2, wall_time=clock2.now, tournament=True)
+    hall2 = turn_by_turn_hall(
+        games=games, store=SqliteStore(db), clock=clock2, wall_time=clock2.now, tournament=True
+    )
     assert hall2.restore() == 1
     assert len(hall2.rooms()) == 1  # a restart is not a drop: the game is still on
     clock2.advance(59)
@@ -383,7 +388,7 @@ def test_after_a_restart_the_player_who_returns_finishes_against_bots_taking_ove
     games = {game: game_types()[game]}
 
     def hall_on(clock: FakeClock) -> Hall:
-        return Hall(
+        return turn_by_turn_hall(
             games=games,
             store=SqliteStore(db),
             clock=clock,

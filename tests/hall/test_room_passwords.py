@@ -9,9 +9,10 @@ import threading
 import pytest
 from recording_listener import RecordingListener
 from toy_game import TOY
+from turns import turn_by_turn_hall
 
 import gamehall.hall.passwords as passwords
-from gamehall.hall import FakeClock, Hall
+from gamehall.hall import FakeClock
 from gamehall.protocols._core import HallError
 from gamehall.store.memory import MemoryStore
 
@@ -38,7 +39,7 @@ def in_worker(work: object) -> None:
 
 
 def test_prepared_passwords_cost_the_hall_no_scrypt(scrypt_calls: list[str]) -> None:
-    hall = Hall(games={"toy": TOY}, store=MemoryStore(), clock=FakeClock(), defaults={"toy": {}})
+    hall = turn_by_turn_hall(games={"toy": TOY}, store=MemoryStore(), clock=FakeClock(), defaults={"toy": {}})
     alice = hall.login("alice", RecordingListener(), protocol="test")
     bob = hall.login("bob", RecordingListener(), protocol="test")
     in_worker(hall.password_work("sesame"))
@@ -54,7 +55,7 @@ def test_prepared_passwords_cost_the_hall_no_scrypt(scrypt_calls: list[str]) -> 
 
 
 def test_without_preparation_the_hall_checks_itself(scrypt_calls: list[str]) -> None:
-    hall = Hall(games={"toy": TOY}, store=MemoryStore(), clock=FakeClock(), defaults={"toy": {}})
+    hall = turn_by_turn_hall(games={"toy": TOY}, store=MemoryStore(), clock=FakeClock(), defaults={"toy": {}})
     alice = hall.login("alice", RecordingListener(), protocol="test")
     bob = hall.login("bob", RecordingListener(), protocol="test")
     room = alice.create_room("toy", {}, password="sesame")

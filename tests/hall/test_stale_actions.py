@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from recording_listener import RecordingListener
 from toy_game import TOY, Add, Added, Resign
+from turns import turn_by_turn_hall
 
 from gamehall.hall import FakeClock, Hall
 from gamehall.protocols._core import HallError
@@ -19,7 +20,7 @@ from gamehall.store.memory import MemoryStore
 def make_hall(clock: FakeClock) -> tuple[Hall, MemoryStore]:
     seeds = iter(range(1, 10_000))
     store = MemoryStore()
-    hall = Hall(
+    hall = turn_by_turn_hall(
         games={"toy": TOY}, store=store, clock=clock, defaults={"toy": {}}, seed_source=lambda: next(seeds)
     )
     return hall, store

@@ -14,9 +14,10 @@ from aah_dialogue_support import AahHarness
 from jduplicate_dialogue_support import JdHarness
 from mrjack_wire_support import JackHarness
 from recording_listener import RecordingListener
+from turns import turn_by_turn_hall
 from urserver_support import UrHarness
 
-from gamehall.hall import FakeClock, Hall
+from gamehall.hall import FakeClock
 from gamehall.protocols._core import ChatSaid, HallError
 from gamehall.protocols._text import (
     NAME_SEPARATORS,
@@ -56,7 +57,7 @@ def test_the_hall_normalises_chat_once() -> None:
     [f"a{ch}b" for ch in NAME_SEPARATORS] + ["a\nb", "a\rb", "a\x00b", "a\x03b", "a\tb", "a\u2028b", " a"],
 )
 def test_a_name_no_protocol_could_carry_is_refused_with_a_reason(name: str) -> None:
-    hall = Hall(games={}, store=MemoryStore(), clock=FakeClock())
+    hall = turn_by_turn_hall(games={}, store=MemoryStore(), clock=FakeClock())
     with pytest.raises(HallError) as refused:
         hall.login(name, RecordingListener(), protocol="web")
     assert refused.value.code == "name_invalid"
@@ -108,6 +109,7 @@ def test_browser_chat_reaches_mrjack_players_as_one_chat_term() -> None:
     det = harness.login("det", "detektiv")
     det.take()
     web.chat(created.room_id, HOSTILE)
+    harness.settle()  # the loop's turn ends: the chat is delivered
     lines = b"".join(det.wire.writes[-1:]).decode("utf-8").split("\n")
     assert lines[-1] == "" and len(lines) == 2, lines
     assert parse_line(lines[0]) == Compound("chat", (Atom(NORMALISED),))

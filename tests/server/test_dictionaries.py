@@ -77,6 +77,7 @@ async def test_without_a_terminal_the_progress_goes_to_the_log(
 class Browser:
     def __init__(self, hall: Hall, clock: FakeClock, name: str) -> None:
         self.sent: list[dict[str, Any]] = []
+        self._hall = hall
         self.dialogue = WebDialogue(
             hall, lambda text: self.sent.append(orjson.loads(text)), lambda: None, clock
         )
@@ -85,6 +86,7 @@ class Browser:
     def send(self, **message: Any) -> list[dict[str, Any]]:
         before = len(self.sent)
         self.dialogue.text_received(orjson.dumps(message).decode())
+        self._hall.flush()  # the loop's turn ends: the hall delivers, then the dialogue answers
         return self.sent[before:]
 
 

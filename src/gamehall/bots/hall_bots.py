@@ -152,10 +152,8 @@ class HallBot:
         self._done = True
         if self._pending is not None:
             self._pending.cancel()
-        if self.session is not None:
-            self.hall.clock.call_later(
-                0, lambda: self.session.logout(dropped=False) if self.session else None
-            )
+        if self.session is not None:  # the hall calls listeners outside its calls: log out now
+            self.session.logout(dropped=False)
 
 
 _names = itertools.count(1)

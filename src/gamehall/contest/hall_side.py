@@ -36,7 +36,7 @@ from gamehall.hall.room import Room
 from gamehall.protocols._core import Cancellable, CloseReason, HallError
 from gamehall.protocols.cg.accounts import Accounts
 from gamehall.rules._core import JSON, ForfeitReason, RuleError, Seat, SeatEnd, SeatResult
-from gamehall.store.base import RoomRecord
+from gamehall.store.base import MetaUpdate, RoomRecord
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +120,9 @@ class HallSide:
             for key in keys:
                 if self._referees.get(key) is referee:
                     del self._referees[key]
+        self.hall.flush()  # the room's last writes (its result) are committed before it is read
+        while not self.hall.outbox.idle:  # a store that commits in the background
+            await asyncio.sleep(0.01)
         record = self.hall.store.load_room(room.room_id)
         if record is None:  # the store lost the room: nothing to recompute from
             raise HallError("no_such_room", f"The store has no room {room.room_id}.")
@@ -177,7 +180,7 @@ class HallSide:
                 raise HallError("config", f"The contest game cannot start: {exc.reason}") from None
             raise
         room.meta["contest"] = order.to_json()
-        hall.store.update_meta(room.room_id, {"contest": room.meta["contest"]})
+        hall.outbox.write(MetaUpdate(room.room_id, {"contest": room.meta["contest"]}))
         if cg_uuids is not None:
             _record_cg_lobby(hall, room, cg_uuids)
         room.resume_after_restart()  # every seat held for its owner, as after a restart
@@ -233,7 +236,7 @@ def _record_cg_lobby(hall: Hall, room: Room, uuids: list[str]) -> None:
         "bots": {},
     }
     room.meta["extra"] = extra
-    hall.store.update_meta(room.room_id, {"extra": extra})
+    hall.outbox.write(MetaUpdate(room.room_id, {"extra": extra}))
 
 
 @dataclass(slots=True)

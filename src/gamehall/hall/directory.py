@@ -105,10 +105,11 @@ class LocalDirectory:
     def __init__(self) -> None:
         self._rooms: dict[str, Room] = {}
         self._by_game: dict[str, dict[str, Room]] = {}
-        # room id -> case-folded seat names; name -> the rooms with a seat of it, by creation
-        # (tuples: most names hold one seat, and a tuple of one is 48 bytes)
+        # room id -> case-folded seat names; name -> the ids of the rooms with a seat of it, by
+        # creation (tuples of strings: most names hold one seat, a tuple of one is 48 bytes, and
+        # the collector stops tracking a tuple of strings, so a seat adds nothing to walk)
         self._names_of: dict[str, tuple[str, ...]] = {}
-        self._by_name: dict[str, tuple[Room, ...]] = {}
+        self._by_name: dict[str, tuple[str, ...]] = {}
         self._rules: dict[tuple[str, RoomRule], _Ordered] = {}
 
     def add(self, room: Room) -> None:
@@ -149,8 +150,8 @@ class LocalDirectory:
             for name in set(old).difference(names):
                 self._unseat(name, room)
             for name in set(names).difference(old):
-                rooms = self._by_name.get(name, ())
-                self._by_name[name] = tuple(sorted((*rooms, room), key=_creation))
+                ids = self._by_name.get(name, ())
+                self._by_name[name] = tuple(sorted((*ids, room.room_id), key=self._creation))
             if names:
                 self._names_of[room.room_id] = names
             else:
@@ -163,7 +164,7 @@ class LocalDirectory:
                     listed.discard(room)
 
     def seated(self, name: str) -> list[Room]:
-        return list(self._by_name.get(name.casefold(), ()))
+        return [self._rooms[room_id] for room_id in self._by_name.get(name.casefold(), ())]
 
     def matching(self, game: str, rule: RoomRule) -> list[Room]:
         listed = self._rules.get((game, rule))
@@ -175,12 +176,11 @@ class LocalDirectory:
         return listed.listed()
 
     def _unseat(self, name: str, room: Room) -> None:
-        rest = tuple(r for r in self._by_name.get(name, ()) if r is not room)
+        rest = tuple(r for r in self._by_name.get(name, ()) if r != room.room_id)
         if rest:
             self._by_name[name] = rest
         else:
             self._by_name.pop(name, None)
 
-
-def _creation(room: Room) -> int:
-    return room.created_seq
+    def _creation(self, room_id: str) -> int:
+        return self._rooms[room_id].created_seq

@@ -3,8 +3,8 @@ the same moments logged at INFO for the host.
 
 Rooms tell the feed when something happened (:meth:`LobbyFeed.touched`, on every published
 event but chat); the feed collects the rooms touched during one loop turn and, once the
-outermost hall call has returned (a ``call_later(0)`` on the hall's clock, as every delivery
-leaves), compares each room's lobby-visible facts with what it last sent. Only a real change
+outermost hall call has returned (a ``call_later(0)`` on the hall's clock, like the flush of
+the hall's outbox), compares each room's lobby-visible facts with what it last sent. Only a real change
 (seats, away flags, spectators, status, title) reaches the watchers, so a game's hundreds of
 moves cost one cheap comparison per loop turn, not a message each.
 

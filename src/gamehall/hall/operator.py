@@ -74,10 +74,10 @@ def kick_user(hall: Hall, name: str, text: str = "Removed by the host.") -> list
         if room is not None and room.member(user.name) is not None and not room.closed:
             room.leave(user.name, reason=CloseReason.KICKED, text=text)
             left.append(room_id)
-        user.rooms.discard(room_id)
+        user.forget_room(room_id)
     listener, user.listener = user.listener, None
     if listener is not None:
-        listener.disconnect(CloseReason.KICKED, text)
+        hall.tell(listener.disconnect, CloseReason.KICKED, text)
     hall.forget_idle_users()
     return left
 

@@ -1,20 +1,23 @@
 """A room: one table of one game, its members, its numbered event stream and its log.
 
 Every input to the engine (a join, a drop, an action, a fired timer...) goes through
-:meth:`Room._input`, which applies it, appends it to the store, and only then numbers and
-delivers the resulting events. So an accepted move is always in the room log before anybody
-sees it, and replaying the log (:meth:`Room.replay`) rebuilds the room exactly.
+:meth:`Room._input`, which applies it, queues its log entry and numbers the resulting events,
+whose deliveries are queued too. Both wait in the hall's :class:`~gamehall.hall.outbox.Outbox`:
+the entries are committed, then the deliveries made, when the loop's turn is over. So an
+accepted move is always in the room log before anybody sees it, no listener is called while a
+room is busy, and replaying the log (:meth:`Room.replay`) rebuilds the room exactly.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
 from gamehall.hall.lifecycle import SeatStatus, Trigger, step
+from gamehall.hall.outbox import Outbox
 from gamehall.hall.recovery import (
     RESTART_HOLD_MIN_S,
     TAKEOVER_POLICY,
@@ -39,17 +42,28 @@ from gamehall.protocols._core import (
     ViewWatcher,
 )
 from gamehall.rules._core import JSON, Action, Event, ForfeitReason, Game, GameType, RuleError, Seat
-from gamehall.store.base import LogEntry, Store
+from gamehall.store.base import Append, Finish, LogEntry, MetaUpdate
 
 log = logging.getLogger(__name__)
 
 HISTORY_LIMIT = 512
-"""How many recent events a room keeps for resume ("send me what I missed since n"); older
-gaps get a fresh view instead. Kept small because every kept event is a live object: with
+"""How many recent events a room keeps at least for resume ("send me what I missed since n");
+older gaps get a fresh view instead. Kept small because every kept event is a live object: with
 4,096 per room, 1,000 AAH tables held millions and full garbage collections stalled the
 server for seconds (docs/BENCHMARKS.md, AAH, "What limits the figures")."""
 
+HISTORY_TRIM = 64
+"""The history is a plain list of events (the first one's number kept beside it) trimmed back to
+:data:`HISTORY_LIMIT` once it holds this many more (each append costs O(1) amortized). A
+``deque(maxlen=...)`` of :class:`Delivery` would trim exactly, but even empty it holds a 64-slot
+block (624 bytes per room, most of a lobby table's history), and a ``Delivery`` per kept event
+is one more object for the collector to walk; :meth:`Room.deliveries_since` makes them when a
+resume asks (issue 12 item 4)."""
+
 DEFAULT_GRACE_S = 60.0
+
+_NOBODY_AWAY: frozenset[Seat] = frozenset()
+"""One empty set for every room's ``_replayed_away`` (a set per room cost 216 bytes)."""
 
 ENCODE_ONCE = True
 """Whether the listeners of one event share its renderings (:meth:`Delivery.rendered`: once
@@ -111,7 +125,7 @@ class Room:
         config: Mapping[str, JSON],
         seed: int,
         meta: Mapping[str, JSON],
-        store: Store,
+        outbox: Outbox,
         clock: Clock,
         wall_time: Callable[[], float],
         on_closed: Callable[[Room], None],
@@ -127,7 +141,7 @@ class Room:
         self._config = dict(config)
         self.seed = seed
         self.meta: dict[str, JSON] = dict(meta)
-        self._store = store
+        self._outbox = outbox
         self._clock = clock
         self._wall_time = wall_time
         self._on_closed = on_closed
@@ -137,10 +151,11 @@ class Room:
         self.members: dict[str, Member] = {}  # by lower-case user name
         self._seq = 0
         self._log_n = 0
-        self._history: deque[Delivery] = deque(maxlen=HISTORY_LIMIT)
+        self._history: list[Event] = []  # the last HISTORY_LIMIT or more, see _remember
+        self._history_seq = 1  # the number of _history[0]
         self._timers: dict[str, tuple[Cancellable, float]] = {}  # key -> (handle, deadline)
         self._graces: dict[Seat, Cancellable] = {}
-        self._replayed_away: set[Seat] = set()  # seats the log left held, for resume_after_restart
+        self._replayed_away = _NOBODY_AWAY  # seats the log left held, for resume_after_restart
         self._arrivals = 0
         self._restored_deadlines: dict[str, float] = {}  # timer key -> wall deadline, after replay
         self._bot_driver = bot_driver
@@ -219,10 +234,11 @@ class Room:
         """
         if seq >= self._seq:
             return []
-        oldest = self._history[0].seq if self._history else self._seq + 1
+        oldest = self._history_seq if self._history else self._seq + 1
         if seq + 1 < oldest:
             raise HallError("history_gone", "Those events are too old; take a fresh view.")
-        return [d for d in self._history if d.seq > seq and d.event.visible_to(seat)]
+        numbered = enumerate(self._history[seq + 1 - oldest :], seq + 1)
+        return [Delivery(n, event) for n, event in numbered if event.visible_to(seat)]
 
     def timers(self) -> list[tuple[str, float]]:
         """The armed game timers as (key, seconds left)."""
@@ -301,8 +317,8 @@ class Room:
         else:
             why = ForfeitReason.PROCESS_VIOLATION if reason is CloseReason.KICKED else ForfeitReason.LEFT
             self._release(member, Trigger.LEAVE, why)
-        if reason is not CloseReason.REQUESTED and member.listener is not None:
-            member.listener.ended(self.room_id, reason, text)
+        if reason is not CloseReason.REQUESTED:
+            self._tell_ended(member.listener, reason, text)
 
     def drop(self, name: str) -> None:
         """``name``'s connection is gone: hold a playing seat for the grace, release others."""
@@ -398,15 +414,16 @@ class Room:
     # ---------------------------------------------------------------- the input pipeline
 
     def _input(self, kind: str, seat: Seat | None, data: JSON, call: Callable[[], list[Event]]) -> None:
-        """Apply one input: engine first (raises and changes nothing if refused), then the
-        store, then the broadcast, then timers."""
+        """Apply one input: engine first (raises and changes nothing if refused), then its log
+        entry and its events into the outbox (committed, then delivered, after this turn),
+        then timers."""
         if self.closed:
             raise HallError("closed", "This room is closed.")
         turn_before = self.state.to_move()
         events = call()
         turn_after = self.state.to_move()
         self._log_n += 1
-        self._store.append(self.room_id, LogEntry(self._log_n, kind, seat, data, self._wall_time()))
+        self._outbox.write(Append(self.room_id, LogEntry(self._log_n, kind, seat, data, self._wall_time())))
         first_seq = self._seq + 1  # _publish numbers the events in order from here
         self._publish(events)
         self._stale.note(
@@ -429,7 +446,9 @@ class Room:
         if self.closed:
             return
         self._log_n += 1
-        self._store.append(self.room_id, LogEntry(self._log_n, "note", seat, dict(data), self._wall_time()))
+        self._outbox.write(
+            Append(self.room_id, LogEntry(self._log_n, "note", seat, dict(data), self._wall_time()))
+        )
 
     def forfeit(self, names: Sequence[str], why: ForfeitReason, text: str) -> None:
         """End the game of each of ``names`` now with ``why`` (a contest deadline or limit):
@@ -449,8 +468,7 @@ class Room:
                     continue
                 listener = member.listener
                 self._release(member, Trigger.LEAVE, why)
-                if listener is not None:
-                    listener.ended(self.room_id, CloseReason.KICKED, text)
+                self._tell_ended(listener, CloseReason.KICKED, text)
         finally:
             self._changed()
 
@@ -505,27 +523,45 @@ class Room:
             if handle is not None:
                 handle.cancel()
             member.status = step(member.status, Trigger.LEAVE)
-            if member.listener is not None:
-                member.listener.ended(self.room_id, CloseReason.INACTIVE, "Disconnected due to inactivity.")
+            self._tell_ended(member.listener, CloseReason.INACTIVE, "Disconnected due to inactivity.")
 
     def _publish(self, events: Iterable[Event]) -> None:
+        """Number the events and queue their deliveries to the members who may see them now
+        (made after this turn's commit, see :mod:`gamehall.hall.outbox`)."""
         changed = False
         for event in events:
             self._seq += 1
             delivery = Delivery(self._seq, event)
-            self._history.append(delivery)
+            self._remember(delivery)
             changed = changed or not isinstance(event, ChatSaid)
             shared = delivery.sharing_renders() if ENCODE_ONCE else delivery
-            for member in list(self.members.values()):
+            for member in self.members.values():
                 if member.listener is not None and event.visible_to(member.seat):
-                    member.listener.deliver(self.room_id, shared)
+                    self._outbox.send(self.room_id, partial(member.listener.deliver, self.room_id, shared))
         if changed and self.on_change is not None:
             self.on_change(self)
 
+    def _remember(self, delivery: Delivery) -> None:
+        """Keep ``delivery``'s event for :meth:`deliveries_since` (see :data:`HISTORY_TRIM`)."""
+        history = self._history
+        if not history:
+            self._history_seq = delivery.seq
+        history.append(delivery.event)
+        if len(history) >= HISTORY_LIMIT + HISTORY_TRIM:
+            del history[:-HISTORY_LIMIT]
+            self._history_seq = delivery.seq + 1 - HISTORY_LIMIT
+
     def _tell_view_watchers(self) -> None:
-        for member in list(self.members.values()):
+        for member in self.members.values():
             if isinstance(member.listener, ViewWatcher):
-                member.listener.room_changed(self.room_id, self._seq)
+                self._outbox.send(
+                    self.room_id, partial(member.listener.room_changed, self.room_id, self._seq)
+                )
+
+    def _tell_ended(self, listener: Listener | None, reason: CloseReason, text: str) -> None:
+        """Queue ``ended`` for a member's connection (after this turn's deliveries to it)."""
+        if listener is not None:
+            self._outbox.send(self.room_id, partial(listener.ended, self.room_id, reason, text))
 
     # ---------------------------------------------------------------- timers
 
@@ -649,7 +685,7 @@ class Room:
             return
         self.forfeits[seat] = why
         self.meta["forfeits"] = {str(s): r.value for s, r in sorted(self.forfeits.items())}
-        self._store.update_meta(self.room_id, {"forfeits": self.meta["forfeits"]})
+        self._outbox.write(MetaUpdate(self.room_id, {"forfeits": self.meta["forfeits"]}))
 
     # ---------------------------------------------------------------- in-hall bots
 
@@ -665,7 +701,7 @@ class Room:
 
     def _set_bots(self, bots: Mapping[Seat, tuple[str, str]]) -> None:
         self.meta["bots"] = {str(s): {"name": n, "policy": p} for s, (n, p) in sorted(bots.items())}
-        self._store.update_meta(self.room_id, {"bots": self.meta["bots"]})
+        self._outbox.write(MetaUpdate(self.room_id, {"bots": self.meta["bots"]}))
 
     def drive(self, name: str, listener: Listener, policy: str) -> Seat:
         """Let an in-hall bot (``listener``) play ``name``'s held seat from now on, under that
@@ -737,7 +773,7 @@ class Room:
 
     def _set_operator(self, name: str | None) -> None:
         self.meta["operator"] = name
-        self._store.update_meta(self.room_id, self.meta)
+        self._outbox.write(MetaUpdate(self.room_id, dict(self.meta)))
         self._changed()
 
     def _changed(self) -> None:
@@ -757,7 +793,7 @@ class Room:
             handle.cancel()
         self._graces.clear()
         if result is not None:
-            self._store.finish(self.room_id, result, self._wall_time())
+            self._outbox.write(Finish(self.room_id, result, self._wall_time()))
         self._publish([RoomClosed(reason=text)])
         members = list(self.members.values())
         for member in members:
@@ -768,8 +804,7 @@ class Room:
         if self.referee is not None:
             self.referee.closed()
         for member in members:
-            if member.listener is not None:
-                member.listener.ended(self.room_id, reason, text)
+            self._tell_ended(member.listener, reason, text)
 
     # ---------------------------------------------------------------- crash recovery
 
@@ -807,13 +842,13 @@ class Room:
         if seat is None:
             raise ValueError(f"room {self.room_id}: log entry {entry.n} ({entry.kind}) has no seat")
         if entry.kind == "away":
-            self._replayed_away.add(seat)
+            self._replayed_away |= {seat}
             return self.state.seat_away(seat)
         if entry.kind == "back":
-            self._replayed_away.discard(seat)
+            self._replayed_away -= {seat}
             return self.state.seat_back(seat)
         if entry.kind == "leave":
-            self._replayed_away.discard(seat)
+            self._replayed_away -= {seat}
             return self.state.seat_leave(seat)
         if entry.kind == "rename":
             return self.state.seat_rename(seat, str(data["name"]))

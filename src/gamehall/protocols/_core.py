@@ -218,8 +218,9 @@ class Delivery:
     def sharing_renders(self) -> Delivery:
         """This delivery with an empty render cache, for one fan-out to a room's listeners.
 
-        The room keeps the cacheless delivery in its history, so no rendered bytes outlive
-        the fan-out (a room holds hundreds of past events; their bytes would be dead weight).
+        The room's history keeps the bare event (a resume gets cacheless deliveries), so no
+        rendered bytes outlive the fan-out (a room holds hundreds of past events; their bytes
+        would be dead weight).
         """
         return Delivery(self.seq, self.event, {})
 
@@ -322,7 +323,24 @@ class HallError(Exception):
 
 
 class Listener(Protocol):
-    """A connection as the hall sees it: the dialogue implements this."""
+    """A connection as the hall sees it: the dialogue implements this.
+
+    The rule (the hall's outbox, docs/architecture.md "The turn of the loop"): the hall never
+    calls a listener while a hall call is on the stack. An input is applied and its log entry
+    queued at once; every listener call it causes (deliveries, ``ended``, chat,
+    ``disconnect``) is queued and made when the outermost hall call has returned, once per
+    loop turn, after the turn's log entries are committed to the store. So:
+
+    - what a listener hears is already in the store (log before broadcast);
+    - a dialogue's own answer to an input (``ACKN`` after a join, a refusal) goes out before
+      the events that input caused, with no holding back on the dialogue's side;
+    - a listener method may call the hall at once (log out, leave, act): that is a new hall
+      call, whose own listener calls are queued behind the ones being made;
+    - each connection hears each room's events in sequence order, and everything in the
+      order the hall queued it.
+
+    On a fake clock (tests) queued calls are made by ``clock.run_due()``.
+    """
 
     def deliver(self, room_id: str, delivery: Delivery) -> None:
         """A room event this connection may see (its seat's audience already checked)."""
@@ -466,6 +484,14 @@ class Session(Protocol):
 
     def join(self, room_id: str, password: str | None = None) -> Seat:
         """Take a seat in ``room_id`` (or get the held seat back). Returns the seat number."""
+        ...
+
+    def after_deliveries(self, call: Callable[[], None]) -> None:
+        """Call ``call`` once every listener call queued so far has been made: after the
+        events this session's calls caused reached their connections (this one included).
+        For a protocol whose answer must follow those events (mrjack's ``ok('Auf
+        Wiedersehen')`` after the ``ende`` of a quit, the browser's ``ok`` after an action's
+        events). See :class:`Listener` for when queued calls are made."""
         ...
 
     def spectate(self, room_id: str, password: str | None = None) -> None: ...

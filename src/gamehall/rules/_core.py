@@ -125,8 +125,22 @@ class Event:
 
 
 def only(*seats: Seat) -> frozenset[Seat]:
-    """An audience of exactly these seats (reads well at the call site: ``audience=only(s)``)."""
+    """An audience of exactly these seats (reads well at the call site: ``audience=only(s)``).
+
+    The audience of one seat is one shared set per seat number (below
+    :data:`_SHARED_AUDIENCES`): a deal makes an event per card for one seat, and rooms keep
+    their recent events, so a set of its own per event was 216 bytes and an object for the
+    collector to walk, ten per seat and deal (issue 12 item 4). Frozen sets are immutable,
+    so sharing them changes nothing else."""
+    if len(seats) == 1 and 0 <= seats[0] < _SHARED_AUDIENCES:
+        return _ONE_SEAT[seats[0]]
     return frozenset(seats)
+
+
+_SHARED_AUDIENCES = 64
+"""Seat numbers with a shared one-seat audience (larger ones get a set of their own)."""
+
+_ONE_SEAT: tuple[frozenset[Seat], ...] = tuple(frozenset((seat,)) for seat in range(_SHARED_AUDIENCES))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -154,11 +154,13 @@ class Server:
             tournament=config.tournament,
             bot_seater=add_bots,
             bot_driver=drive_seat,
+            commit_waiter=clock.wait_for,
             contests=self.contests,
         )
         self._hall = hall
         contest_hall(hall, accounts=self._accounts_for_protocols)  # cg contest entrants' accounts
         restored = hall.restore()
+        hall.flush()  # what the restore released (lobby seats) is committed before anyone connects
         if restored:
             log.info("%d unfinished room(s) rebuilt from the store", restored)
         self.metrics.watch_hall(hall.rooms_by_game, lambda: hall.stats().get("users", 0))
@@ -199,7 +201,13 @@ class Server:
             limits = connection_limits(self.config, spec.idle_timeout_s, spec.max_flush_bytes)
             self.metrics.add_protocol(spec.name)
             factory = connection_factory(
-                spec.name, hosted.connect, limits, self.metrics, self.tracker, self._kdf_executor
+                spec.name,
+                hosted.connect,
+                limits,
+                self.metrics,
+                self.tracker,
+                self._kdf_executor,
+                self.hall.flush,  # nothing leaves before the commit of what it answers
             )
             server = await start_tcp(spec.name, self.config.bind, self.plan[spec.name], factory)
             self._tcp[spec.name] = server
@@ -260,6 +268,7 @@ class Server:
         if self._hall is not None:
             try:
                 self._hall.shutdown(text)
+                self._hall.flush()  # commit what is queued, then the goodbyes
             except Exception:
                 log.exception("the hall failed to shut down cleanly; closing connections anyway")
         aborted = await self.tracker.drain(DRAIN_TIMEOUT_S)
@@ -271,6 +280,8 @@ class Server:
         self._kdf_executor.shutdown(wait=False, cancel_futures=True)
         if isinstance(self._accounts, SqliteAccounts):
             self._accounts.close()
+        if self._hall is not None:
+            self._hall.flush()  # the last logouts' writes, before the store closes
         if self._store is not None:
             self._store.close()
         log.info("stopped")

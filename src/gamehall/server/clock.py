@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 log = logging.getLogger("gamehall.server.clock")
 
@@ -40,6 +40,16 @@ class LoopClock:
         Returns the loop's handle; ``cancel()`` on it stops the callback if it has not run.
         """
         return self._loop.call_later(max(0.0, delay), self._guarded, callback)
+
+    def wait_for(self, pending: Awaitable[None], done: Callable[[BaseException | None], None]) -> None:
+        """Run ``pending`` (a store's background commit) as a task on the loop, then call
+        ``done`` with its error or ``None`` (the hall's commit waiter, :mod:`gamehall.hall.outbox`)."""
+
+        def finished(task: asyncio.Future[None]) -> None:
+            error = asyncio.CancelledError() if task.cancelled() else task.exception()
+            self._guarded(lambda: done(error))
+
+        asyncio.ensure_future(pending, loop=self._loop).add_done_callback(finished)
 
     def _guarded(self, callback: Callable[[], None]) -> None:
         try:

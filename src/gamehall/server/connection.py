@@ -50,7 +50,6 @@ connection is closed. The server and the other connections go on.
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
 import time
 from collections.abc import Callable
@@ -78,7 +77,54 @@ DialogueFactory = Callable[[Wire], Dialogue]
 
 
 class TcpConnection(asyncio.Protocol):
-    """A client connection of one TCP protocol (see the module docstring)."""
+    """A client connection of one TCP protocol (see the module docstring).
+
+    One lives per connected client, so it is kept small (issue 12 item 4): ``__slots__`` (it
+    has more attributes than CPython shares keys for, so each instance carried a private
+    ``__dict__`` of about 1.5 KB) and the send queue a plain list (an empty ``deque`` holds a
+    512-byte block, again after every ``clear()``). A new attribute belongs in ``__slots__``:
+    one that is not still works, but makes the instance's ``__dict__`` again.
+    """
+
+    __slots__ = (
+        "__dict__",  # made only if something sets another attribute (a test patching a method)
+        "_abort_timer",
+        "_backlog",
+        "_batch",
+        "_before_write",
+        "_bytes",
+        "_bytes_owed",
+        "_close_reason",
+        "_closing",
+        "_dialogue",
+        "_drained",
+        "_executor",
+        "_factory",
+        "_flush_scheduled",
+        "_held",
+        "_idle_timer",
+        "_inputs",
+        "_last_input",
+        "_limits",
+        "_linger_until",
+        "_loop",
+        "_lost",
+        "_metrics",
+        "_paused",
+        "_peer",
+        "_peer_eof",
+        "_pending",
+        "_pending_bytes",
+        "_pump_handle",
+        "_reading_paused",
+        "_tracker",
+        "_transport",
+        "connection_id",
+        "keepalive",
+        "protocol",
+        "read_pauses",
+        "writes",
+    )
 
     def __init__(
         self,
@@ -88,12 +134,18 @@ class TcpConnection(asyncio.Protocol):
         metrics: ServerMetrics,
         tracker: ConnectionTracker,
         executor: Executor | None = None,
+        before_write: Callable[[], None] | None = None,
         batch: ListenerBatch | None = None,
     ) -> None:
-        """``batch`` is shared by the connections of one listener (see :func:`connection_factory`);
-        without one the connection gets its own."""
+        """``before_write`` runs before writes to the socket: the hall's outbox flush, so that
+        no byte (a dialogue's own answer included) leaves before the commit of what the input
+        it answers changed. The listener's batch runs it once per turn before it flushes its
+        connections, and a closing connection before its last write. ``batch`` is shared by
+        the connections of one listener (see :func:`connection_factory`); without one the
+        connection gets its own."""
         self.protocol = protocol
-        self._batch = batch if batch is not None else ListenerBatch(protocol, metrics)
+        self._before_write = before_write
+        self._batch = batch if batch is not None else ListenerBatch(protocol, metrics, before_write)
         self.connection_id = next_connection_id(protocol)
         self._factory = factory
         self._limits = limits
@@ -104,7 +156,7 @@ class TcpConnection(asyncio.Protocol):
         self._transport: asyncio.Transport | None = None
         self._dialogue: Dialogue | None = None
         self._peer = "?"
-        self._pending: collections.deque[bytes] = collections.deque()
+        self._pending: list[bytes] = []
         self._pending_bytes = 0
         self._flush_scheduled = False
         self._paused = False
@@ -405,12 +457,14 @@ class TcpConnection(asyncio.Protocol):
         if cap <= 0 or self._pending_bytes <= cap:
             self._flush_all()
             return
-        batch: list[bytes] = []
-        size = 0
-        while self._pending and (not batch or size + len(self._pending[0]) <= cap):
-            frame = self._pending.popleft()
-            batch.append(frame)
+        count = size = 0
+        for frame in self._pending:
+            if count and size + len(frame) > cap:
+                break
+            count += 1
             size += len(frame)
+        batch = self._pending[:count]
+        del self._pending[:count]
         self._pending_bytes -= size
         self._batch.count_sent(len(batch), size)
         self._write(b"".join(batch))
@@ -446,6 +500,8 @@ class TcpConnection(asyncio.Protocol):
             self._pump_handle.cancel()
             self._pump_handle = None
         self._backlog.clear()
+        if self._before_write is not None and self._pending:
+            self._before_write()  # a closing answer, too, leaves only after the commit
         self._flush_all()
         transport = self._transport
         if self._peer_eof or not transport.can_write_eof():
@@ -498,9 +554,11 @@ class ListenerBatch:
     """What the connections of one listener do once per loop turn instead of once per frame.
 
     - **Flushing.** A connection with output registers itself (:meth:`flush_later`); one
-      ``loop.call_soon`` callback per turn then flushes every registered connection, in the
-      order they first sent. A connection that registers while that callback runs (a capped
-      flush leaving a rest) is flushed on the next turn, as before.
+      ``loop.call_soon`` callback per turn then runs ``before_write`` once (the hall's outbox:
+      commit, then deliver, so nothing leaves before its commit) and flushes every registered
+      connection, in the order they first sent. A connection that registers while that
+      callback runs (a capped flush leaving a rest, a delivery to a connection that had no
+      output yet) is flushed on the next turn.
     - **Counting.** Reads, input bytes, frames and output bytes are added up in plain integers
       and written to :class:`ServerMetrics` once per turn by the same callback. Reads count at
       the end of the turn they arrive in, frames when they leave a connection's queue (written,
@@ -511,6 +569,7 @@ class ListenerBatch:
     """
 
     __slots__ = (
+        "_before_write",
         "_dirty",
         "_metrics",
         "_scheduled",
@@ -521,9 +580,12 @@ class ListenerBatch:
         "reads",
     )
 
-    def __init__(self, protocol: str, metrics: ServerMetrics) -> None:
+    def __init__(
+        self, protocol: str, metrics: ServerMetrics, before_write: Callable[[], None] | None = None
+    ) -> None:
         self.protocol = protocol
         self._metrics = metrics
+        self._before_write = before_write
         self._dirty: list[TcpConnection] = []
         self._scheduled = False
         self.reads = 0
@@ -558,6 +620,10 @@ class ListenerBatch:
 
     def _end_of_turn(self) -> None:
         self._scheduled = False
+        if self._dirty and self._before_write is not None:
+            # the hall's outbox: commit this turn's writes, then deliver; what it delivers to
+            # a connection already registered goes out in that connection's write below
+            self._before_write()
         dirty, self._dirty = self._dirty, []
         for connection in dirty:
             try:
@@ -584,13 +650,15 @@ def connection_factory(
     metrics: ServerMetrics,
     tracker: ConnectionTracker,
     executor: Executor | None = None,
+    before_write: Callable[[], None] | None = None,
 ) -> Callable[[], TcpConnection]:
     """The protocol factory ``loop.create_server`` wants, for one listener. ``executor`` runs
-    offloaded work (password hashes); ``None`` means the loop's default executor. The
-    listener's connections share one :class:`ListenerBatch`."""
-    batch = ListenerBatch(protocol, metrics)
+    offloaded work (password hashes); ``None`` means the loop's default executor;
+    ``before_write`` see :class:`TcpConnection`. The listener's connections share one
+    :class:`ListenerBatch`."""
+    batch = ListenerBatch(protocol, metrics, before_write)
 
     def make() -> TcpConnection:
-        return TcpConnection(protocol, factory, limits, metrics, tracker, executor, batch)
+        return TcpConnection(protocol, factory, limits, metrics, tracker, executor, before_write, batch)
 
     return make

@@ -82,8 +82,11 @@ class TokenBucket:
 
     Time comes from the caller (the loop's monotonic clock), which keeps the bucket testable.
     :meth:`take` is all-or-nothing; :meth:`spend` may run into debt (bytes already read must
-    be paid for) and :meth:`wait` says how long until a balance is back.
+    be paid for) and :meth:`wait` says how long until a balance is back. Two per connection,
+    hence ``__slots__``.
     """
+
+    __slots__ = ("_last", "_tokens", "burst", "rate")
 
     def __init__(self, rate: float, burst: float, now: float) -> None:
         self.rate = rate

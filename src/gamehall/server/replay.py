@@ -17,6 +17,7 @@ import collections
 from collections.abc import Mapping
 
 from gamehall.hall.clock import FakeClock
+from gamehall.hall.outbox import Outbox
 from gamehall.hall.room import Room
 from gamehall.protocols.web.messages import event_json, to_json
 from gamehall.rules._core import JSON, Event, GameType
@@ -41,14 +42,15 @@ def build_replay(record: RoomRecord, game_type: GameType) -> dict[str, JSON]:
     """
     if not record.finished:
         raise ReplayError(f"room {record.room_id} is still running")
+    clock = FakeClock()  # a replay writes nothing and delivers nothing: its outbox stays unflushed
     room = Room(
         room_id=record.room_id,
         game_type=game_type,
         config=record.config,
         seed=record.seed,
         meta=record.meta,
-        store=MemoryStore(),
-        clock=FakeClock(),
+        outbox=Outbox(MemoryStore(), clock),
+        clock=clock,
         wall_time=lambda: 0.0,
         on_closed=lambda room: None,
         created_seq=0,

@@ -7,9 +7,14 @@ on a fresh engine built from the same config and seed reproduces the room exactl
 how the hall recovers after a crash (:meth:`Store.unfinished_rooms`), serves replays and
 settles disputes (ARCHITECTURE.md, "store — nothing is lost").
 
-The interface is deliberately small and synchronous so that one embedded implementation
-(SQLite, :mod:`gamehall.store.sqlite`) and one in-memory implementation for tests
-(:mod:`gamehall.store.memory`) behave identically, and a networked one (PostgreSQL) can follow.
+Writes are batch-shaped: the hall collects every write of one loop turn (new rooms, log
+entries, meta changes, finished rooms) and hands them to :meth:`Store.commit` as one
+:data:`Batch`, committed in one transaction before anything those writes caused is delivered
+(group commit; docs/architecture.md, "The turn of the loop"). ``commit`` may return an
+awaitable, so that a networked store (PostgreSQL) commits without blocking the event loop; the
+embedded implementations (SQLite, :mod:`gamehall.store.sqlite`, and the in-memory one for tests,
+:mod:`gamehall.store.memory`) commit in place and behave identically. Reads stay synchronous:
+they run at start-up (crash recovery) and for replays.
 
 Both implementations share the checks in this module, so they accept and refuse exactly the
 same inputs, and both pass every JSON value through the same encoder (orjson), so what comes
@@ -19,9 +24,9 @@ back out is what a database would give back (tuples become lists, for example).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 import orjson
 
@@ -87,10 +92,77 @@ class RoomRecord:
         return self.finished_at is not None
 
 
+@dataclass(frozen=True, slots=True)
+class NewRoom:
+    """Write: record a new room with an empty log (see :meth:`Store.create_room`)."""
+
+    room_id: str
+    game: str
+    config: Mapping[str, JSON]
+    seed: int
+    meta: Mapping[str, JSON]
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """Write: add ``entry`` to the room's log (see :meth:`Store.append`)."""
+
+    room_id: str
+    entry: LogEntry
+
+
+@dataclass(frozen=True, slots=True)
+class MetaUpdate:
+    """Write: merge ``meta`` into the room's meta (see :meth:`Store.update_meta`)."""
+
+    room_id: str
+    meta: Mapping[str, JSON]
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """Write: mark the room finished (see :meth:`Store.finish`)."""
+
+    room_id: str
+    result: JSON
+    finished_at: float
+
+
+Write: TypeAlias = NewRoom | Append | MetaUpdate | Finish
+"""One write of a batch."""
+
+Batch: TypeAlias = Sequence[Write]
+"""Writes committed together, in order, all or nothing (:meth:`Store.commit`)."""
+
+
 class Store(Protocol):
     """Where rooms and their logs live. Every call is atomic; see each implementation for
     its durability guarantee.
+
+    The hall writes only through :meth:`commit`. The one-write methods (``create_room``,
+    ``append``, ``update_meta``, ``finish``) are each a batch of one, committed before they
+    return, for tools and tests; a networked store may leave them out of its hot path.
     """
+
+    def commit(self, batch: Batch) -> Awaitable[None] | None:
+        """Write every item of ``batch`` in one transaction, in order: all or nothing.
+
+        The contract has two shapes, and a caller must accept both:
+
+        - an *embedded* store (SQLite, memory) commits before it returns and returns ``None``;
+        - a *networked* store (PostgreSQL) returns an awaitable at once and commits in the
+          background; the awaitable finishes when the transaction is committed, or raises
+          :class:`StoreError` when it was rolled back. Its caller must not deliver anything
+          the batch caused before the awaitable finished, must hand batches over one at a time
+          (the next ``commit`` only after the previous awaitable finished, so logs stay in
+          order), and must not mutate the batch's values meanwhile.
+
+        Raises:
+            StoreError: (embedded stores, or from the awaitable) any write is refused, for the
+                reasons its one-write method gives; nothing of the batch is written then.
+        """
+        ...
 
     def create_room(
         self,
@@ -110,7 +182,8 @@ class Store(Protocol):
         ...
 
     def append(self, room_id: str, entry: LogEntry) -> None:
-        """Add ``entry`` to the room's log; it is durable (committed) when this returns.
+        """Add ``entry`` to the room's log; it is durable (committed) when this returns
+        (a batch of one; the hall batches its appends through :meth:`commit`).
 
         Raises:
             StoreError: unknown or finished room, ``entry.n`` is not the next number, unknown

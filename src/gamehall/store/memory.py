@@ -13,9 +13,15 @@ from dataclasses import dataclass, field
 
 from gamehall.rules._core import JSON
 from gamehall.store.base import (
+    Append,
+    Batch,
+    Finish,
     LogEntry,
+    MetaUpdate,
+    NewRoom,
     RoomRecord,
     StoreError,
+    Write,
     check_entry_shape,
     check_seed,
     check_time,
@@ -68,6 +74,24 @@ class _StoredRoom:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class _Undo:
+    """What a batch may change in a stored room, to put it back (entries are only appended)."""
+
+    entries: int
+    meta: str
+    finished_at: float | None
+    result: str | None
+
+    @staticmethod
+    def of(room: _StoredRoom) -> _Undo:
+        return _Undo(len(room.entries), room.meta, room.finished_at, room.result)
+
+    def restore(self, room: _StoredRoom) -> None:
+        del room.entries[self.entries :]
+        room.meta, room.finished_at, room.result = self.meta, self.finished_at, self.result
+
+
 class MemoryStore:
     """Rooms in a dict, in creation order. Not thread-safe; the hall is single-threaded."""
 
@@ -85,6 +109,35 @@ class MemoryStore:
             raise StoreError(f"no room {room_id!r}")
         return room
 
+    def commit(self, batch: Batch) -> None:
+        """Apply every write of ``batch`` in order; if one is refused, the rooms it touched
+        are put back as they were before the batch (all or nothing, like a transaction)."""
+        rooms = self._all()
+        before: dict[str, _Undo | None] = {}
+        try:
+            for write in batch:
+                if write.room_id not in before:
+                    room = rooms.get(write.room_id)
+                    before[write.room_id] = None if room is None else _Undo.of(room)
+                self._apply(rooms, write)
+        except BaseException:
+            for room_id, undo in before.items():
+                if undo is None:
+                    rooms.pop(room_id, None)
+                else:
+                    undo.restore(rooms[room_id])
+            raise
+
+    def _apply(self, rooms: dict[str, _StoredRoom], write: Write) -> None:
+        if isinstance(write, NewRoom):
+            self._create(rooms, write)
+        elif isinstance(write, Append):
+            self._append(write.room_id, write.entry)
+        elif isinstance(write, MetaUpdate):
+            self._update_meta(write.room_id, write.meta)
+        else:
+            self._finish(write.room_id, write.result, write.finished_at)
+
     def create_room(
         self,
         room_id: str,
@@ -94,7 +147,21 @@ class MemoryStore:
         meta: Mapping[str, JSON],
         created_at: float,
     ) -> None:
-        rooms = self._all()
+        self.commit([NewRoom(room_id, game, config, seed, meta, created_at)])
+
+    def append(self, room_id: str, entry: LogEntry) -> None:
+        self.commit([Append(room_id, entry)])
+
+    def update_meta(self, room_id: str, meta: Mapping[str, JSON]) -> None:
+        self.commit([MetaUpdate(room_id, meta)])
+
+    def finish(self, room_id: str, result: JSON, finished_at: float) -> None:
+        self.commit([Finish(room_id, result, finished_at)])
+
+    @staticmethod
+    def _create(rooms: dict[str, _StoredRoom], write: NewRoom) -> None:
+        room_id, config, meta = write.room_id, write.config, write.meta
+        seed, created_at, game = write.seed, write.created_at, write.game
         stored = _StoredRoom(
             room_id=room_id,
             game=game,
@@ -107,7 +174,7 @@ class MemoryStore:
             raise StoreError(f"room {room_id!r} already exists")
         rooms[room_id] = stored
 
-    def append(self, room_id: str, entry: LogEntry) -> None:
+    def _append(self, room_id: str, entry: LogEntry) -> None:
         check_entry_shape(room_id, entry)
         room = self._room(room_id)
         if room.finished_at is not None:
@@ -118,14 +185,14 @@ class MemoryStore:
         data = encode_json(entry.data, f"room {room_id}: entry {entry.n} data")
         room.entries.append(_StoredEntry(entry.n, entry.kind, entry.seat, data, float(entry.at)))
 
-    def update_meta(self, room_id: str, meta: Mapping[str, JSON]) -> None:
+    def _update_meta(self, room_id: str, meta: Mapping[str, JSON]) -> None:
         room = self._room(room_id)
         encode_mapping(meta, f"room {room_id}: meta")  # refuse non-JSON before changing anything
         merged = decode_json(room.meta)
         merged.update(meta)
         room.meta = encode_mapping(merged, f"room {room_id}: meta")
 
-    def finish(self, room_id: str, result: JSON, finished_at: float) -> None:
+    def _finish(self, room_id: str, result: JSON, finished_at: float) -> None:
         room = self._room(room_id)
         if room.finished_at is not None:
             raise StoreError(f"room {room_id} is already finished")

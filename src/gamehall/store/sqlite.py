@@ -27,9 +27,15 @@ from pathlib import Path
 
 from gamehall.rules._core import JSON
 from gamehall.store.base import (
+    Append,
+    Batch,
+    Finish,
     LogEntry,
+    MetaUpdate,
+    NewRoom,
     RoomRecord,
     StoreError,
+    Write,
     check_entry_shape,
     check_seed,
     check_time,
@@ -91,8 +97,10 @@ _EntryRow = tuple[int, str, int | None, str, float]
 class SqliteStore:
     """Rooms and logs in one SQLite file; see the module docstring for the durability promise.
 
-    Every call is one transaction. The connection may be used from any thread (calls are
-    serialised by a lock), so the server can move store calls off its event loop if needed.
+    Every call is one transaction; :meth:`commit` writes a whole batch in one (group commit:
+    one write-ahead-log commit for a loop turn's appends of every room). The connection may be
+    used from any thread (calls are serialised by a lock), so the server can move store calls
+    off its event loop if needed.
 
     Raises:
         StoreError: the file cannot be opened, or was written by a newer gamehall.
@@ -190,6 +198,20 @@ class SqliteStore:
     # Writes
     # ----------------------------------------------------------------------------------------
 
+    def commit(self, batch: Batch) -> None:
+        """Write ``batch`` in one transaction, committed to the write-ahead log when this
+        returns (in place: a local commit takes microseconds, less than handing it to a
+        thread would). A refused write rolls the whole batch back.
+
+        Raises:
+            StoreError: a write is refused (see the one-write methods) or the database failed.
+        """
+        if not batch:
+            return
+        with self._transaction(write=True) as conn:
+            for write in batch:
+                _apply(conn, write)
+
     def create_room(
         self,
         room_id: str,
@@ -199,68 +221,17 @@ class SqliteStore:
         meta: Mapping[str, JSON],
         created_at: float,
     ) -> None:
-        row = (
-            room_id,
-            game,
-            encode_mapping(config, f"room {room_id}: config"),
-            str(check_seed(seed)),
-            encode_mapping(meta, f"room {room_id}: meta"),
-            check_time(created_at, f"room {room_id}: created_at"),
-        )
-        with self._transaction(write=True) as conn:
-            if conn.execute("SELECT 1 FROM rooms WHERE room_id = ?", (room_id,)).fetchone():
-                raise StoreError(f"room {room_id!r} already exists")
-            conn.execute(
-                "INSERT INTO rooms (room_id, game, config, seed, meta, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                row,
-            )
+        self.commit([NewRoom(room_id, game, config, seed, meta, created_at)])
 
     def append(self, room_id: str, entry: LogEntry) -> None:
-        """Add ``entry``; committed to the write-ahead log when this returns.
-
-        One ``INSERT ... SELECT`` both checks (room exists and runs, ``n`` is next) and writes,
-        in a single implicit transaction; only a refused entry costs a second look to explain
-        why.
-        """
-        check_entry_shape(room_id, entry)
-        data = encode_json(entry.data, f"room {room_id}: entry {entry.n} data")
-        params = (room_id, entry.n, entry.kind, entry.seat, data, float(entry.at))
-        with self._connection() as conn:
-            if conn.execute(_APPEND, params).rowcount == 1:
-                return
-            room = conn.execute("SELECT finished_at FROM rooms WHERE room_id = ?", (room_id,)).fetchone()
-            if room is None:
-                raise StoreError(f"no room {room_id!r}")
-            if room[0] is not None:
-                raise StoreError(f"room {room_id} is finished; its log takes no more entries")
-            last = conn.execute("SELECT MAX(n) FROM room_log WHERE room_id = ?", (room_id,)).fetchone()[0]
-            raise not_next_error(room_id, entry.n, last or 0)
+        """Add ``entry``; committed to the write-ahead log when this returns."""
+        self.commit([Append(room_id, entry)])
 
     def update_meta(self, room_id: str, meta: Mapping[str, JSON]) -> None:
-        encode_mapping(meta, f"room {room_id}: meta")  # refuse non-JSON before touching the file
-        with self._transaction(write=True) as conn:
-            row = conn.execute("SELECT meta FROM rooms WHERE room_id = ?", (room_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"no room {room_id!r}")
-            merged = decode_json(row[0])
-            merged.update(meta)
-            conn.execute(
-                "UPDATE rooms SET meta = ? WHERE room_id = ?",
-                (encode_mapping(merged, f"room {room_id}: meta"), room_id),
-            )
+        self.commit([MetaUpdate(room_id, meta)])
 
     def finish(self, room_id: str, result: JSON, finished_at: float) -> None:
-        encoded = encode_json(result, f"room {room_id}: result")
-        when = check_time(finished_at, f"room {room_id}: finished_at")
-        with self._transaction(write=True) as conn:
-            row = conn.execute("SELECT finished_at FROM rooms WHERE room_id = ?", (room_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"no room {room_id!r}")
-            if row[0] is not None:
-                raise StoreError(f"room {room_id} is already finished")
-            conn.execute(
-                "UPDATE rooms SET finished_at = ?, result = ? WHERE room_id = ?", (when, encoded, room_id)
-            )
+        self.commit([Finish(room_id, result, finished_at)])
 
     # ----------------------------------------------------------------------------------------
     # Reads
@@ -311,6 +282,82 @@ class SqliteStore:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+
+
+# --------------------------------------------------------------------------------------------
+# One write inside a transaction (SqliteStore.commit)
+# --------------------------------------------------------------------------------------------
+
+
+def _apply(conn: sqlite3.Connection, write: Write) -> None:
+    if isinstance(write, NewRoom):
+        _create(conn, write)
+    elif isinstance(write, Append):
+        _append(conn, write.room_id, write.entry)
+    elif isinstance(write, MetaUpdate):
+        _update_meta(conn, write.room_id, write.meta)
+    else:
+        _finish(conn, write)
+
+
+def _create(conn: sqlite3.Connection, write: NewRoom) -> None:
+    room_id = write.room_id
+    row = (
+        room_id,
+        write.game,
+        encode_mapping(write.config, f"room {room_id}: config"),
+        str(check_seed(write.seed)),
+        encode_mapping(write.meta, f"room {room_id}: meta"),
+        check_time(write.created_at, f"room {room_id}: created_at"),
+    )
+    if conn.execute("SELECT 1 FROM rooms WHERE room_id = ?", (room_id,)).fetchone():
+        raise StoreError(f"room {room_id!r} already exists")
+    conn.execute(
+        "INSERT INTO rooms (room_id, game, config, seed, meta, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        row,
+    )
+
+
+def _append(conn: sqlite3.Connection, room_id: str, entry: LogEntry) -> None:
+    """One ``INSERT ... SELECT`` both checks (room exists and runs, ``n`` is next) and writes;
+    only a refused entry costs a second look to explain why."""
+    check_entry_shape(room_id, entry)
+    data = encode_json(entry.data, f"room {room_id}: entry {entry.n} data")
+    params = (room_id, entry.n, entry.kind, entry.seat, data, float(entry.at))
+    if conn.execute(_APPEND, params).rowcount == 1:
+        return
+    room = conn.execute("SELECT finished_at FROM rooms WHERE room_id = ?", (room_id,)).fetchone()
+    if room is None:
+        raise StoreError(f"no room {room_id!r}")
+    if room[0] is not None:
+        raise StoreError(f"room {room_id} is finished; its log takes no more entries")
+    last = conn.execute("SELECT MAX(n) FROM room_log WHERE room_id = ?", (room_id,)).fetchone()[0]
+    raise not_next_error(room_id, entry.n, last or 0)
+
+
+def _update_meta(conn: sqlite3.Connection, room_id: str, meta: Mapping[str, JSON]) -> None:
+    encode_mapping(meta, f"room {room_id}: meta")  # refuse non-JSON before touching the file
+    row = conn.execute("SELECT meta FROM rooms WHERE room_id = ?", (room_id,)).fetchone()
+    if row is None:
+        raise StoreError(f"no room {room_id!r}")
+    merged = decode_json(row[0])
+    merged.update(meta)
+    conn.execute(
+        "UPDATE rooms SET meta = ? WHERE room_id = ?",
+        (encode_mapping(merged, f"room {room_id}: meta"), room_id),
+    )
+
+
+def _finish(conn: sqlite3.Connection, write: Finish) -> None:
+    room_id = write.room_id
+    encoded = encode_json(write.result, f"room {room_id}: result")
+    when = check_time(write.finished_at, f"room {room_id}: finished_at")
+    row = conn.execute("SELECT finished_at FROM rooms WHERE room_id = ?", (room_id,)).fetchone()
+    if row is None:
+        raise StoreError(f"no room {room_id!r}")
+    if row[0] is not None:
+        raise StoreError(f"room {room_id} is already finished")
+    conn.execute("UPDATE rooms SET finished_at = ?, result = ? WHERE room_id = ?", (when, encoded, room_id))
 
 
 def _record(row: _RoomRow, entries: list[_EntryRow] | tuple[()]) -> RoomRecord:

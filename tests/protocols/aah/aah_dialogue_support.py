@@ -132,6 +132,7 @@ class LegacyClient:
     # -- receiving ----------------------------------------------------------------------------
 
     def _decode(self) -> None:
+        self.harness.settle()  # what reached the client once the loop's turn is over
         while self._read < len(self.wire.writes):
             self._codec.receive_data(self.wire.writes[self._read])
             self._read += 1

@@ -83,6 +83,7 @@ class CgClient:
         self.send_raw(encode_frame(ids[name], body))
 
     def _decode(self) -> None:
+        self.harness.settle()  # what reached the client once the loop's turn is over
         while self.read < len(self.wire.writes):
             self.codec.receive_data(self.wire.writes[self.read])
             self.read += 1

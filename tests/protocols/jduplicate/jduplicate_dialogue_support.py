@@ -133,6 +133,7 @@ class JdClient:
     # -- receiving ----------------------------------------------------------------------------
 
     def _decode(self) -> None:
+        self.harness.settle()  # what reached the client once the loop's turn is over
         while self._read < len(self.wire.writes):
             self._reader.receive_data(self.wire.writes[self._read])
             self._read += 1

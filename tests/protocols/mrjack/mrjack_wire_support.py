@@ -96,7 +96,8 @@ class TermClient:
             self.harness.settle()
 
     def lines(self) -> list[str]:
-        """Every line received so far, without LF."""
+        """Every line received so far, without LF (once the loop's turn is over)."""
+        self.harness.settle()
         return [w.decode("utf-8")[:-1] for w in self.wire.writes]
 
     def take(self) -> list[str]:

@@ -76,6 +76,7 @@ class UrClient:
             self.harness.settle()
 
     def lines(self) -> list[str]:
+        self.harness.settle()  # what reached the client once the loop's turn is over
         return b"".join(self.wire.writes).decode("utf-8").splitlines()
 
     def take(self) -> list[str]:

@@ -217,6 +217,7 @@ class Browser:
         self.lobby: list[dict[str, Any]] = []
         self.closed = False
         self.token = ""
+        self._hall = hall
         self.dialogue = WebDialogue(hall, self._receive, self._close, clock)
 
     def _receive(self, text: str) -> None:
@@ -233,9 +234,11 @@ class Browser:
     def raw(self, text: str) -> list[dict[str, Any]]:
         before = len(self.sent)
         self.dialogue.text_received(text)
+        self._hall.flush()  # the loop's turn ends: the hall delivers, then the dialogue answers
         return self.sent[before:]
 
     def take(self) -> list[dict[str, Any]]:
+        self._hall.flush()  # what reached the browser once the loop's turn is over
         out, self.sent = self.sent, []
         return out
 

@@ -17,6 +17,7 @@ from gamehall.store.memory import MemoryStore
 class Browser:
     def __init__(self, hall: Hall, clock: FakeClock, name: str) -> None:
         self.sent: list[dict[str, Any]] = []
+        self._hall = hall
         self.dialogue = WebDialogue(
             hall, lambda text: self.sent.append(orjson.loads(text)), lambda: None, clock
         )
@@ -25,6 +26,7 @@ class Browser:
     def send(self, **message: Any) -> list[dict[str, Any]]:
         before = len(self.sent)
         self.dialogue.text_received(orjson.dumps(message).decode())
+        self._hall.flush()  # the loop's turn ends: the hall delivers, then the dialogue answers
         return self.sent[before:]
 
     def view(self) -> dict[str, Any]:

@@ -21,6 +21,7 @@ class Browser:
     def __init__(self, hall: Hall, clock: FakeClock) -> None:
         self.sent: list[dict[str, Any]] = []
         self.closed = False
+        self._hall = hall
         self.dialogue = WebDialogue(hall, self._receive, self._close, clock)
 
     def _receive(self, text: str) -> None:
@@ -32,6 +33,7 @@ class Browser:
     def send(self, **message: Any) -> list[dict[str, Any]]:
         before = len(self.sent)
         self.dialogue.text_received(orjson.dumps(message).decode())
+        self._hall.flush()  # the loop's turn ends: the hall delivers, then the dialogue answers
         return self.sent[before:]
 
     def hello(self, name: str, token: str | None = None) -> dict[str, Any]:

@@ -26,10 +26,9 @@ counter (7.3), the exact ``UNRG`` texts of malformed input, when the socket clos
 commands (``PICK``, ``CZPK``, ``SMSG``, ``NICK``) are in :mod:`.commands`, the reason texts in
 :mod:`.texts`, the placement on a table in :mod:`.placement`. Every ``REFU`` is final (3.2).
 
-The hall calls the listener methods synchronously from inside its own calls (and a room's
-events reach every member while the room is still busy), so those methods never call back into
-the session: a logout they cause is deferred to the clock (``call_later(0)``) or to
-:meth:`AahDialogue.connection_lost`.
+The hall calls the listener methods only after its own calls have returned (its outbox, see
+:class:`~gamehall.protocols._core.Listener`), so they may log out at once, and the events a join
+causes arrive after the ``ACKN``/``CLNF`` this dialogue sends in answer to it.
 """
 
 from __future__ import annotations
@@ -133,9 +132,6 @@ class AahDialogue:
         self._errors = 0
         self._meta_timer: Cancellable | None = None
         self._close_timer: Cancellable | None = None
-        self._pending_logout: bool | None = None
-        self._joining = False
-        self._held_back: list[Callable[[], None]] = []
 
     # ------------------------------------------------------------------ Dialogue: input
 
@@ -178,15 +174,12 @@ class AahDialogue:
             if timer is not None:
                 timer.cancel()
         self._meta_timer = self._close_timer = None
-        self._logout(dropped=True if self._pending_logout is None else self._pending_logout)
+        self._logout(dropped=True)
 
     # ------------------------------------------------------------------ Listener: from the hall
 
     def deliver(self, room_id: str, delivery: Delivery) -> None:
-        """A room event for our seat; events of our own join wait until ``ACKN``/``CLNF``."""
-        if self._joining:
-            self._held_back.append(lambda: self.deliver(room_id, delivery))
-            return
+        """A room event for our seat (those of our own join come after ``ACKN``/``CLNF``)."""
         if self.state is not State.SEATED or room_id != self.room_id:
             return
         event = delivery.event
@@ -195,7 +188,7 @@ class AahDialogue:
             key = render_key(event, seat)
             self._send_encoded(delivery.rendered(key, lambda: self._encode(table_frames(event, seat))))
             if isinstance(event, SeatKicked) and event.seat == self.seat:
-                self._close(dropped=True, defer=True)
+                self._close(dropped=True)
             elif isinstance(event, TableClosed):
                 self._end_of_game()
         except Exception:
@@ -203,9 +196,6 @@ class AahDialogue:
 
     def hall_event(self, event: Event) -> None:
         """A whisper, shout or server notice: a ``BDCS`` (see :func:`.frames.hall_frames`)."""
-        if self._joining:
-            self._held_back.append(lambda: self.hall_event(event))
-            return
         if self.state is State.SEATED:
             try:
                 self._send_all(hall_frames(event))
@@ -221,14 +211,14 @@ class AahDialogue:
         if reason in (CloseReason.GAME_OVER, CloseReason.ABORTED):
             self._end_of_game()
         else:
-            self._close(dropped=True, defer=True)
+            self._close(dropped=True)
 
     def disconnect(self, reason: CloseReason, text: str) -> None:
         """The hall ends the connection (server shutdown, replaced login)."""
         if self.state is State.SEATED:
             self.send(frame("DISC", texts.disc_for(reason)))
         if self.state is not State.CLOSING:
-            self._close(dropped=True, defer=True)
+            self._close(dropped=True)
 
     # ------------------------------------------------------------------ frames, state by state
 
@@ -290,7 +280,7 @@ class AahDialogue:
         elif command == "PONG":
             self.accepted()
         elif command == "DISC":
-            self._close(dropped=True, defer=False)
+            self._close(dropped=True)
         else:
             self.reject(texts.NOT_JOINED)
 
@@ -302,7 +292,7 @@ class AahDialogue:
             else:
                 self._send_meta()
         elif command == "DISC":
-            self._close(dropped=True, defer=False)
+            self._close(dropped=True)
         # anything else: ignored silently (nothing may reach the 0.2.0 client before ACKN)
 
     def _handle_seated(self, message: Frame) -> None:
@@ -352,24 +342,17 @@ class AahDialogue:
             self._refuse(texts.NICK_IN_USE if exc.code == "name_in_use" else texts.NICK_INVALID)
             return
         self._session = session
-        self._joining = True
         try:
             room_id, seat = placement.place(self._hall, session)
         except placement.Refused as exc:
-            self._held_back.clear()
             self._refuse(exc.reason)
             return
-        finally:
-            self._joining = False
         self.nick, self.room_id, self.seat = session.name, room_id, seat
         self.state = State.SEATED
         self.accepted()
         names = session.room(room_id).info().seats
         self.send(frame("ACKN"))
         self.send(frame("CLNF", *(names[s] for s in sorted(names))))
-        held_back, self._held_back = self._held_back, []
-        for replay in held_back:
-            replay()
 
     def _send_meta(self) -> None:
         """The server ``META``: the table we sit at, or the one a ``JOIN`` would land at."""
@@ -496,30 +479,26 @@ class AahDialogue:
         """``REFU<reason>``, then close once flushed; a login made for this join is undone
         (as a drop: a seat it took back stays held)."""
         self.send(frame("REFU", reason))
-        self._close(dropped=True, defer=False)
+        self._close(dropped=True)
 
     def _leave(self) -> None:
         """Give the seat up now (client ``DISC``, too many errors) and close."""
-        self._close(dropped=False, defer=False)
+        self._close(dropped=False)
 
-    def _close(self, *, dropped: bool, defer: bool) -> None:
-        """Stop reading, log out, close after the flush. From inside a hall call (``defer``)
-        the logout waits for the clock's next turn, or for :meth:`connection_lost`."""
+    def _close(self, *, dropped: bool) -> None:
+        """Stop reading, log out, close after the flush."""
         self.state = State.CLOSING
         if self._meta_timer is not None:
             self._meta_timer.cancel()
             self._meta_timer = None
-        if defer:
-            self._logout_soon(dropped=dropped)
-        else:
-            self._logout(dropped=dropped)
+        self._logout(dropped=dropped)
         if not self._lost:
             self._wire.close()
 
     def _end_of_game(self) -> None:
         """The table is over: ignore input, free the nick, close after the grace."""
         self.state = State.CLOSING
-        self._logout_soon(dropped=True)
+        self._logout(dropped=True)
         if self._close_timer is None and not self._lost:
             self._close_timer = self._clock.call_later(self._end_grace_s, self._grace_over)
 
@@ -527,13 +506,6 @@ class AahDialogue:
         self._close_timer = None
         if not self._lost:
             self._wire.close()
-
-    def _logout_soon(self, *, dropped: bool) -> None:
-        """Log out once the hall call that reached us has returned (module docstring)."""
-        if self._session is None or self._logged_out or self._pending_logout is not None:
-            return
-        self._pending_logout = dropped
-        self._clock.call_later(0, lambda: self._logout(dropped=dropped))
 
     def _logout(self, *, dropped: bool) -> None:
         session = self._session

@@ -127,8 +127,8 @@ def offer_open_table(conn: CgDialogue) -> None:
 
 def accept(conn: CgDialogue, lobby: Lobby, accepted: bool) -> bool:
     """``lobby.invite.accept`` for a bridge lobby (the invitation was checked by the caller).
-    ``True`` when the connection sat down and entered the lobby: the caller then releases
-    the room's deliveries the join held back (the game may have started)."""
+    ``True`` when the connection sat down and entered the lobby. The room's events of the
+    join (the game may have started) are delivered after the lobby packets sent here."""
     key = "cg:msg.lobby.invite.accept."
     room_id = lobby.bridge_room
     assert room_id is not None
@@ -145,14 +145,12 @@ def accept(conn: CgDialogue, lobby: Lobby, accepted: bool) -> bool:
         conn.status(key + "lobby_full")
         return False
     _bridge(conn, info)
-    conn.room_id = room_id
-    conn.holding = []  # the join may start the game: its events wait for the lobby packets
+    conn.room_id = room_id  # the join may start the game: its events follow the lobby packets
     try:
         conn.session.join(room_id, None)
     except (HallError, RuleError) as exc:
         log.info("cg %s: could not sit at browser table %s: %s", conn.username, room_id, exc)
         conn.room_id = None
-        conn.holding = None
         conn.status(key + ("lobby_full" if "full" in str(exc).lower() else "lobby_started_game"))
         return False
     enter(conn, lobby, ROLE_PLAYER)

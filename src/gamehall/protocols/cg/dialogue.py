@@ -107,7 +107,8 @@ class CgDialogue:
         self._session: Session | None = None
         self.room_id: str | None = None
         self.translator: GameTranslator | None = None
-        self.holding: list[Delivery] | None = None
+        self.resynced: tuple[str, int] | None = None
+        """(room, seq): a rejoin's resync already showed that room's events up to seq."""
         self.pacer = Pacer(self.clock, self.send_packet)
         self.pacing: Pacing | None = None
         self.chat_times: list[float] = []
@@ -577,8 +578,7 @@ class CgDialogue:
         """
         if room_id != self.room_id:
             return
-        if self.holding is not None:
-            self.holding.append(delivery)
+        if self.resynced is not None and self.resynced[0] == room_id and delivery.seq <= self.resynced[1]:
             return
         game_commands.deliver(self, delivery.event)
 

@@ -73,7 +73,6 @@ def start_game(conn: CgDialogue, lobby: Lobby) -> None:
     lobby.room_id = info.room_id
     for dialogue in dialogues:
         dialogue.room_id = info.room_id
-        dialogue.holding = []
     try:
         for uid in lobby.order:
             member = lobby.members[uid]
@@ -88,27 +87,19 @@ def start_game(conn: CgDialogue, lobby: Lobby) -> None:
         _undo_start(dialogues, lobby, info.room_id)
         conn.status("gamehall:msg.lobby.start_failed")
         return
+    # the room's events of these joins (the game start) are delivered after these packets
     for dialogue in dialogues:
         if downgraded and dialogue.flavor == "gamehall":
             dialogue.status("gamehall:msg.game.dk.misplay_downgraded", kind="notice")
-        release(dialogue)
 
 
 def _undo_start(dialogues: list[CgDialogue], lobby: Lobby, room_id: str) -> None:
     lobby.room_id = None
     for dialogue in dialogues:
-        dialogue.holding = None
         dialogue.room_id = None
         if dialogue.session is not None:
             with contextlib.suppress(HallError):
                 dialogue.session.leave(room_id)
-
-
-def release(conn: CgDialogue) -> None:
-    """Deliver what was held during the start, now that every seat is known."""
-    held, conn.holding = conn.holding or [], None
-    for delivery in held:
-        deliver(conn, delivery.event)
 
 
 def _seat_names(conn: CgDialogue) -> list[str]:
@@ -196,20 +187,16 @@ def _pacing(conn: CgDialogue) -> Pacing:
 
 def _answered_for_vanilla(conn: CgDialogue, event: Event) -> bool:
     """The reference client cannot answer ``wedding_clarification_trick``: a vanilla bride is
-    never asked, ``foreign`` is chosen for her (§4.4). Acting waits for the clock, because a
-    listener must not call into the room that is delivering to it."""
+    never asked, ``foreign`` is chosen for her (§4.4). The hall delivers outside its own calls
+    (its outbox), so the answer is acted at once; its events follow the ones being delivered."""
     if not (isinstance(event, ev.Asked) and event.kind == "wedding_clarification_trick"):
         return False
     if conn.flavor != "vanilla" or event.target != _translator(conn).seat:
         return False
     room_id = conn.room_id
-
-    def answer() -> None:
-        if conn.session is not None and room_id is not None and conn.room_id == room_id:
-            with contextlib.suppress(HallError, RuleError):
-                conn.session.act(room_id, WeddingClarification("foreign"))
-
-    conn.clock.call_later(0, answer)
+    if conn.session is not None and room_id is not None:
+        with contextlib.suppress(HallError, RuleError):
+            conn.session.act(room_id, WeddingClarification("foreign"))
     return True
 
 
@@ -333,15 +320,14 @@ def rejoin(conn: CgDialogue) -> None:
         conn.send_packet(member_status(other))
     conn.send_packet(lobby.full_change(conn.flavor))
     conn.room_id = room_id
-    conn.holding = []
     try:
         conn.session.join(room_id)
     except (HallError, RuleError) as exc:
         log.info("cg %s: rejoin refused: %s", conn.wire.peer, exc)
-        conn.holding = None
         conn.room_id = None
         return
-    conn.holding = None
+    # the resync below shows the room as it is now: the join's own events are not sent
+    conn.resynced = (room_id, conn.session.room(room_id).last_seq)
     conn.translator = None
     conn.move(Transition.GAME_STARTED)
     conn.send_packet(game_start_packet(conn))

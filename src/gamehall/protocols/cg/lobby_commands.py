@@ -151,8 +151,7 @@ def accept(conn: CgDialogue, body: dict[str, Any]) -> None:
         return
     del lobby.invited[conn.account_uuid]
     if lobby.bridge_room is not None:  # a browser table: the inviter is a browser player
-        if browser_tables.accept(conn, lobby, body["accepted"] is True):
-            game_commands.release(conn)  # what the join held back, now that the lobby is shown
+        browser_tables.accept(conn, lobby, body["accepted"] is True)  # the join's events follow
         return
     if body["accepted"] is not True:
         peer = conn.directory.online.get(inviter)

@@ -35,9 +35,10 @@ room's grace; PLAYERNAME with that name during the grace logs in and puts the pl
 its game with its total (note §4.2, "Decision (ours), 2026-12"; docs/recovery.md). After a
 server restart every seat of a running game is held that way.
 
-The hall calls the listener methods from inside its own calls; they only send, and never
-call back into the session (except :meth:`JdDialogue.kicked_out`, which another JDuplicate
-connection calls outside any hall call).
+The hall calls the listener methods only after its own calls have returned (its outbox, see
+:class:`~gamehall.protocols._core.Listener`), so they may call the session at once. A request
+whose answer must follow the room events it caused (a join's catch-up, a departure's
+HALLUSERLIST and GAMEINFOS) finishes in ``Session.after_deliveries``.
 """
 
 from __future__ import annotations
@@ -369,6 +370,16 @@ class JdDialogue:
             self.game = None
         elif game is not None:
             requests.depart(self, game, reason, gone=True)
+        session = self.session
+        if session is None:
+            self._forget_user(reason, was_logged_in=was_logged_in, held=held)
+        else:  # after the departure's own messages to the others (requests.depart)
+            session.after_deliveries(
+                lambda: self._forget_user(reason, was_logged_in=was_logged_in, held=held)
+            )
+
+    def _forget_user(self, reason: str, *, was_logged_in: bool, held: bool) -> None:
+        """The user leaves the JDuplicate hall: USERDISCONNECTED to everyone, then the logout."""
         if self._name is not None:
             key = self._name.casefold()
             self.lobby.reserved.discard(key)
@@ -456,7 +467,7 @@ class JdDialogue:
         if reason in (CloseReason.GAME_OVER, CloseReason.ABORTED, CloseReason.SHUTDOWN):
             game.room_open = False
             return
-        self.clock.call_later(0, lambda: self._released(game, reason))
+        self._released(game, reason)
 
     def _released(self, game: JdGame, reason: CloseReason) -> None:
         if self.game is game and self.state is State.LOGGED_IN:
@@ -472,7 +483,7 @@ class JdDialogue:
             self.send(m.Error(int(ErrorCode.ADMIN_KICK)))
         self.session = None
         self._quit_reason = text
-        self.clock.call_later(0, self.close)
+        self.close()
 
 
 def held_room(hall: HallPort, name: str) -> str | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from gamehall.protocols._core import HallError, HallPort, Session
@@ -43,7 +44,7 @@ from gamehall.protocols.jduplicate.refusals import (
     reason_text,
     rule_refusal,
 )
-from gamehall.rules._core import RuleError, SeatJoined
+from gamehall.rules._core import Event, RuleError, SeatJoined
 from gamehall.rules.words import ChangeLetters, Moves, StartTurn
 from gamehall.rules.words import events as ev
 from gamehall.rules.words.settings import PRESETS
@@ -170,7 +171,7 @@ def create_game(d: JdDialogue, message: m.CreateGameRequest) -> None:
         raise
     d.send(m.GameCreated(name))
     _send_snapshot(d, game)
-    d.held.clear()
+    _after_room_events(d, lambda: _drop_held(d))  # the snapshot shows what the join did
     lobby.send_all(m.GameCreated(name), but=d)
     lobby.send_all(lobby.game_infos(game), but=d)
     lobby.send_hall(m.HnPlayerJoined(d.user_name, name), but=d)
@@ -284,29 +285,36 @@ def rejoin_held_seat(d: JdDialogue, room_id: str) -> bool:
     # The hall's catch-up differs by how the seat was held (after a restart: the engine's
     # resync; after a drop: only the engine's SeatBack, which has no wire form), so the
     # player is brought up to date from the engine's resync here, the same either way.
-    d.held = list(game.table.resync(seat)) if seat is not None else []
-    _back_in_game(d, game)
+    catch_up = list(game.table.resync(seat)) if seat is not None else []
+    _back_in_game(d, game, catch_up)
     return True
 
 
-def _back_in_game(d: JdDialogue, game: JdGame) -> None:
-    """The joiner's messages after :func:`_sit_down` (a join or a rejoin), then the others'."""
-    lobby = d.lobby
+def _back_in_game(d: JdDialogue, game: JdGame, catch_up: list[Event] | None = None) -> None:
+    """The joiner's messages after :func:`_sit_down` (a join or a rejoin), then, once the
+    room's events of the join are delivered, those events (or ``catch_up`` instead) and the
+    others' messages."""
     d.send(m.PlayerJoined(d.user_name))
     _send_snapshot(d, game)
-    held, d.held = d.held, []
-    for event in held:
+    _after_room_events(d, lambda: _caught_up(d, game, catch_up))
+
+
+def _caught_up(d: JdDialogue, game: JdGame, catch_up: list[Event] | None) -> None:
+    held = _stop_holding(d)
+    for event in held if catch_up is None else catch_up:
         if isinstance(event, SeatJoined) and event.name.casefold() == d.user_name.casefold():
             continue
         if isinstance(event, ev.GridDealt):
             continue  # the snapshot's BOARD already shows the grid
         d.render(game, event)
+    lobby = d.lobby
     lobby.send_hall(m.HnPlayerJoined(d.user_name, game.name), but=d)
     lobby.send_all(lobby.game_infos(game), but=d)
 
 
 def _sit_down(d: JdDialogue, session: Session, game: JdGame) -> None:
-    """Take a seat in the game's room; the room's events of this join are held in ``d.held``.
+    """Take a seat in the game's room. The room's events of this join are held in ``d.held``
+    until the caller is done with its own messages (:func:`_stop_holding`).
 
     Raises:
         Refusal: the engine or the hall refused the seat (nothing changed).
@@ -316,15 +324,38 @@ def _sit_down(d: JdDialogue, session: Session, game: JdGame) -> None:
     try:
         session.join(game.room_id)
     except RuleError as error:
-        d.held = []
+        _stop_holding(d)
         raise rule_refusal(error, game_name=game.name) from None
     except HallError as error:
-        d.held = []
+        _stop_holding(d)
         raise hall_refusal(error, game_name=game.name) from None
-    finally:
-        d.joining = False
     game.members.append(d)
     d.game = game
+
+
+def _stop_holding(d: JdDialogue) -> list[Event]:
+    """The join's held room events; later events are rendered as they come."""
+    held, d.held, d.joining = d.held, [], False
+    return held
+
+
+def _departed(game: JdGame, key: str) -> None:
+    """The room's SeatLeft of ``key`` was rendered with its departure: forget it."""
+    game.departing.pop(key, None)
+
+
+def _drop_held(d: JdDialogue) -> None:
+    _stop_holding(d)
+
+
+def _after_room_events(d: JdDialogue, call: Callable[[], None]) -> None:
+    """``call`` once the room events this connection's hall calls caused are delivered (the
+    hall delivers after its calls have returned: Session.after_deliveries); at once without
+    a session."""
+    if d.session is None:
+        call()
+    else:
+        d.session.after_deliveries(call)
 
 
 def _send_snapshot(d: JdDialogue, game: JdGame) -> None:
@@ -431,10 +462,11 @@ def kick(d: JdDialogue, message: m.KickRequest) -> None:
         try:
             _session(d).kick(game.room_id, seat)
         except HallError as error:
-            raise hall_refusal(error, game_name=game.name) from None
-        finally:
             game.departing.pop(player.casefold(), None)
+            raise hall_refusal(error, game_name=game.name) from None
         game.kicked.add(player.casefold())  # HNPLAYERLEFT and GAMEINFOS follow the room's SeatLeft
+        # the SeatLeft is rendered as this KICK when it is delivered, after this call
+        _after_room_events(d, partial(_departed, game, player.casefold()))
 
 
 def leave_game(d: JdDialogue, message: m.LeaveGameRequest) -> None:
@@ -470,24 +502,27 @@ def depart(
     if not gone:
         d.send(notice)
     game.departing[key] = departure
-    try:
-        if game.room_open and seated and d.session is not None:
-            with contextlib.suppress(HallError):  # the room is already gone
-                d.session.leave(game.room_id)
-        elif not game.room_open:
-            for member in game.everyone_inside():
-                if member is not d:
-                    member.send(notice)
-    finally:
-        game.departing.pop(key, None)
+    if game.room_open and seated and d.session is not None:
+        with contextlib.suppress(HallError):  # the room is already gone
+            d.session.leave(game.room_id)
+    elif not game.room_open:
+        for member in game.everyone_inside():
+            if member is not d:
+                member.send(notice)
     if d in game.members:
         game.members.remove(d)
     d.game = None
-    if not gone:
-        d.send(m.HallUserList(lobby.hall_user_names()))
-    lobby.send_hall(m.HnPlayerLeft(d.user_name, game.name), but=d)
-    lobby.broadcast_gameinfos(game)
-    lobby.remove_if_empty(game)
+
+    def after_the_seat_left() -> None:
+        # the players have had the room's SeatLeft, rendered with ``departure``
+        game.departing.pop(key, None)
+        if not gone:
+            d.send(m.HallUserList(lobby.hall_user_names()))
+        lobby.send_hall(m.HnPlayerLeft(d.user_name, game.name), but=d)
+        lobby.broadcast_gameinfos(game)
+        lobby.remove_if_empty(game)
+
+    _after_room_events(d, after_the_seat_left)
 
 
 HANDLERS: dict[type, Callable[[JdDialogue, Any], None]] = {

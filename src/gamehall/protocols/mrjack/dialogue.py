@@ -27,8 +27,9 @@ a forfeit); with a grace, the same nick logging in again (``nick``, then any pla
 gets its held seat back, whatever role the ``init`` names, and a catch-up (the engine's
 resync): see docs/recovery.md. After a server restart every seat of a running game is held
 that way.
-The hall calls the listener methods from inside its own calls, so they never call back into
-the session: a logout they cause waits for the clock (``call_later(0)``).
+The hall calls the listener methods only after its own calls have returned (its outbox, see
+:class:`~gamehall.protocols._core.Listener`), so they may log out at once, and the events a
+join causes arrive after the ``ok(Du bist R)`` this dialogue sends in answer to it.
 """
 
 from __future__ import annotations
@@ -115,8 +116,6 @@ class MrJackDialogue:
         self._logged_out = False
         self._lost = False
         self._quitting = False
-        self._joining = False
-        self._held_back: list[Callable[[], None]] = []
         self.send(ok(texts.ASK_NICK))
 
     # ------------------------------------------------------------------ Dialogue: input
@@ -161,10 +160,7 @@ class MrJackDialogue:
     # ------------------------------------------------------------------ Listener: from the hall
 
     def deliver(self, room_id: str, delivery: Delivery) -> None:
-        """A room event for us; the events of our own join wait until ``ok(Du bist R)``."""
-        if self._joining:
-            self._held_back.append(lambda: self.deliver(room_id, delivery))
-            return
+        """A room event for us (those of our own join come after ``ok(Du bist R)``)."""
         if room_id != self.room_id or self.state is State.CLOSED:
             return
         event, nick, watching = delivery.event, self.nick, self.state is State.WATCHING
@@ -194,7 +190,7 @@ class MrJackDialogue:
         if self.state is State.CLOSED:
             return
         self.state = State.CLOSED
-        self._logout_soon(dropped=True)
+        self._logout(dropped=True)
         if not self._lost:
             self._wire.close()
 
@@ -273,20 +269,11 @@ class MrJackDialogue:
 
     def _join(self, take_seat: Callable[[], tuple[str, int]], role: str) -> None:
         """Take a seat, then ``ok(Du bist R)``, then the events the join caused (the game
-        start when we were the second player, or the catch-up after a drop)."""
-        self._joining = True
-        try:
-            room_id, _seat = take_seat()
-        except BaseException:
-            self._held_back.clear()
-            raise
-        finally:
-            self._joining = False
+        start when we were the second player, or the catch-up after a drop: the hall delivers
+        them once this input is handled)."""
+        room_id, _seat = take_seat()
         self.room_id, self.role, self.state = room_id, role, State.SEATED
         self.send(ok(texts.you_are(role)))
-        held_back, self._held_back = self._held_back, []
-        for replay in held_back:
-            replay()
 
     def _watch(self, session: Session) -> None:
         info = seating.oldest_game(self._hall)
@@ -364,7 +351,8 @@ class MrJackDialogue:
 
     def _on_quit(self, args: Sequence[Term], line: str) -> None:
         """``quit``: in a running game the same ``ende(spiel,...)`` as ``aufgeben`` (to the
-        quitter too), then ``ok(Auf Wiedersehen)`` and the close (note 12)."""
+        quitter too), then ``ok(Auf Wiedersehen)`` and the close (note 12). Input after the
+        ``quit`` is ignored; the goodbye waits for the resignation's events."""
         self._quitting = True
         session, room_id = self._session, self.room_id
         if session is not None and room_id is not None and self.state is State.SEATED:
@@ -374,6 +362,14 @@ class MrJackDialogue:
                     session.act(room_id, Aufgeben())
                 except (RuleError, HallError) as exc:
                     log.info("mrjack %s (%s): quit could not resign: %s", self._wire.peer, self.nick, exc)
+        if session is None:
+            self._goodbye()
+        else:
+            session.after_deliveries(self._goodbye)
+
+    def _goodbye(self) -> None:
+        if self.state is State.CLOSED:
+            return
         self.send(ok(texts.GOODBYE))
         self.state = State.CLOSED
         self._logout(dropped=False)
@@ -394,8 +390,8 @@ class MrJackDialogue:
             self._wire.close()
 
     def _closed(self) -> bool:
-        """Whether input is over (a handler may have closed the connection)."""
-        return self.state is State.CLOSED
+        """Whether input is over (a handler may have closed the connection, or said ``quit``)."""
+        return self.state is State.CLOSED or self._quitting
 
     def send(self, command: Command) -> None:
         """One line; nothing once the connection is lost."""
@@ -415,9 +411,6 @@ class MrJackDialogue:
         if not self._lost:
             for line in lines:
                 self._wire.send(line)
-
-    def _logout_soon(self, *, dropped: bool) -> None:
-        self._clock.call_later(0, lambda: self._logout(dropped=dropped))
 
     def _logout(self, *, dropped: bool) -> None:
         if self.nick is not None:

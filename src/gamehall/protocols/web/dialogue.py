@@ -11,10 +11,14 @@ What it does, in the order a connection lives (docs/web-protocol.md is the refer
 2. Lobby and room requests map one-to-one to :class:`~gamehall.protocols._core.Session` calls;
    any refusal (``HallError``, ``RuleError``, a bad frame) becomes an ``error`` message carrying
    the request's ``id`` as ``ref``, and the socket stays open.
-3. Room events go out at once as numbered ``event`` messages; after a burst of events the room's
-   fresh ``view`` follows (one per burst, sent when the hall's call returns or, for events that
-   other users or timers caused, on the next clock tick).
-4. An ``act`` may name the ``seq`` of the view it was decided on; a stale one (the room moved
+3. Room events go out as numbered ``event`` messages when the hall delivers them (after its
+   calls have returned, see :class:`~gamehall.protocols._core.Listener`); after a burst of
+   events the room's fresh ``view`` follows (one per burst: after this connection's own reply,
+   or, for events that other users or timers caused, on the next clock tick).
+4. The reply to a request (``ok``, ``joined``, ``error``...) follows the events the request
+   caused, as the protocol documents: it is held until the hall has delivered them
+   (:meth:`~gamehall.protocols._core.Session.after_deliveries`).
+5. An ``act`` may name the ``seq`` of the view it was decided on; a stale one (the room moved
    the seat's turn since, :mod:`gamehall.hall.stale`) gets the ``stale`` error and a fresh view.
 
 It is game-agnostic: actions are decoded with the room's own ``ActionCodec`` and views are
@@ -110,6 +114,7 @@ class WebDialogue:
         self._stale_views: dict[str, None] = {}  # rooms owing a view, in order of first event
         self._flush_handle: Cancellable | None = None
         self._handling = False
+        self._replies: list[dict[str, JSON]] | None = None  # a request's replies, until its events are out
         self._unwatch_lobby: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------ input from the socket
@@ -119,6 +124,8 @@ class WebDialogue:
         if self._closed:
             return
         self._handling = True
+        self._replies = []
+        dispatched = False
         try:
             try:
                 message = codec.decode(text)
@@ -130,9 +137,27 @@ class WebDialogue:
                 self._offload(work, lambda _: self._after_password_work(message))
                 return
             self._dispatch(message)
+            dispatched = True
         finally:
             self._handling = False
-        self._flush_views()
+            self._answer(with_views=dispatched)
+
+    def _answer(self, *, with_views: bool = True) -> None:
+        """Send the request's replies, then (``with_views``: a request was handled) the views
+        its events made stale, once the hall has delivered those events (at once when there
+        is no session to wait on)."""
+        replies, self._replies = self._replies or [], None
+
+        def send() -> None:
+            for reply in replies:
+                self._send(reply)
+            if with_views:
+                self._flush_views()
+
+        if self._session is None:
+            send()
+        else:
+            self._session.after_deliveries(send)
 
     def _password_work(self, message: ClientMessage) -> Callable[[], None] | None:
         if isinstance(message, Create):
@@ -146,11 +171,12 @@ class WebDialogue:
         if self._closed:
             return
         self._handling = True
+        self._replies = []
         try:
             self._dispatch(message)
         finally:
             self._handling = False
-        self._flush_views()
+            self._answer()
 
     def connection_lost(self) -> None:
         """The socket is gone: hold our seats for their grace (the user may reload and resume)."""
@@ -201,7 +227,7 @@ class WebDialogue:
             game_json(game_type, self._hall.game_defaults(game_id))
             for game_id, game_type in self._hall.game_types.items()
         ]
-        self._send(
+        self._send_now(  # before the events of the seats it takes back (below)
             {
                 "t": "welcome",
                 "v": message.v,
@@ -518,6 +544,13 @@ class WebDialogue:
         self._send({"t": "error", "code": code, "reason": reason, "ref": ref})
 
     def _send(self, message: dict[str, JSON]) -> None:
+        """Send ``message``; while a request is handled, after the events it causes."""
+        if self._replies is not None and not self._closed:
+            self._replies.append(message)
+            return
+        self._send_now(message)
+
+    def _send_now(self, message: dict[str, JSON]) -> None:
         if self._closed:
             return
         if message.get("ref", 0) is None and message["t"] != "error":
@@ -539,6 +572,9 @@ class WebDialogue:
             unwatch()
 
     def _shut(self) -> None:
+        replies, self._replies = self._replies or [], None
+        for reply in replies:  # a closing request's last words (bye) go out before the close
+            self._send(reply)
         self._stop_watching_lobby()
         self._cancel_flush()
         self._closed = True

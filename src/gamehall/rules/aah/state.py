@@ -10,10 +10,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from gamehall.rules._core import JSON, Rng, Seat, Timer
 from gamehall.rules.aah.cards import BlackCard, WhiteCard
 from gamehall.rules.aah.piles import Pile, WhitePile
+
+if TYPE_CHECKING:
+    from gamehall.rules.aah.deck import DeckLibrary, SharedDeck
 
 HAND_SIZE = 10
 """Cards in a full hand (seed)."""
@@ -97,14 +101,75 @@ class LastRound:
     submissions: tuple[tuple[Seat, tuple[WhiteCard, ...]], ...] = ()
 
 
+class TableDeck:
+    """A table's :class:`Rng` and its two card piles, dealt when first needed.
+
+    Why: a table waiting in the lobby needs neither, and they are most of what a table holds
+    (the random generator's state alone is 2.5 KB; the piles' arrays another 2.5 KB with the
+    bundled deck), so a waiting 3-seat table cost about 2 KB per seat for nothing (issue 12
+    item 4). The deal is the generator's first use, whenever it happens: the seed gives
+    the same ids, orders and later draws as when the deal was made at creation, so stored
+    games replay unchanged. A deck given ready (tests) is used as given; its generator is still
+    made on first use.
+    """
+
+    __slots__ = ("_blacks", "_library", "_rng", "_seed", "_shared", "_whites")
+
+    def __init__(
+        self,
+        seed: int,
+        source: tuple[DeckLibrary, SharedDeck] | tuple[WhitePile, Pile[BlackCard]],
+    ) -> None:
+        self._seed = seed
+        self._rng: Rng | None = None
+        self._library: DeckLibrary | None = None
+        self._shared: SharedDeck | None = None
+        self._whites: WhitePile | None = None
+        self._blacks: Pile[BlackCard] | None = None
+        if isinstance(source[0], WhitePile):
+            self._whites, self._blacks = source
+        else:
+            self._library, self._shared = source
+
+    @property
+    def dealt(self) -> bool:
+        """Whether the generator (and so the piles) exist yet."""
+        return self._rng is not None
+
+    def rng(self) -> Rng:
+        if self._rng is None:
+            self._deal()
+        assert self._rng is not None
+        return self._rng
+
+    def whites(self) -> WhitePile:
+        if self._whites is None:
+            self._deal()
+        assert self._whites is not None
+        return self._whites
+
+    def blacks(self) -> Pile[BlackCard]:
+        if self._blacks is None:
+            self._deal()
+        assert self._blacks is not None
+        return self._blacks
+
+    def _deal(self) -> None:
+        rng = self._rng = Rng(self._seed)
+        if self._library is not None and self._shared is not None:
+            ids, order, blacks = self._library.deal_order(self._shared, rng)
+            self._whites = WhitePile(self._shared.whites, ids, order)
+            self._blacks = Pile(blacks)
+            self._library = self._shared = None
+
+
 @dataclass(slots=True)
 class TableState:
     """Everything one table knows. Built by :func:`gamehall.rules.aah.table.new_game`."""
 
     config: Mapping[str, JSON]
-    rng: Rng
-    whites: WhitePile
-    blacks: Pile[BlackCard]
+    deck: TableDeck
+    """The generator and the piles (dealt on first use: :attr:`rng`, :attr:`whites`, :attr:`blacks`)."""
     deck_whites: int
     deck_blacks: int
     phase: Phase = Phase.LOBBY
@@ -122,6 +187,20 @@ class TableState:
     timer: Timer | None = None
     timer_kind: TimerKind | None = None
     timer_serial: int = 0
+
+    # -- the deck ----------------------------------------------------------------------------
+
+    @property
+    def rng(self) -> Rng:
+        return self.deck.rng()
+
+    @property
+    def whites(self) -> WhitePile:
+        return self.deck.whites()
+
+    @property
+    def blacks(self) -> Pile[BlackCard]:
+        return self.deck.blacks()
 
     # -- settings, typed ---------------------------------------------------------------------
 

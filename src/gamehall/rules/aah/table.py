@@ -24,7 +24,6 @@ from gamehall.rules._core import (
     IllegalAction,
     MalformedAction,
     Outcome,
-    Rng,
     Seat,
     SeatJoined,
     SeatRenamed,
@@ -40,7 +39,7 @@ from gamehall.rules.aah.cards import BlackCard, WhiteCard
 from gamehall.rules.aah.events import CountdownShortened
 from gamehall.rules.aah.piles import Pile, WhitePile
 from gamehall.rules.aah.settings import check_config
-from gamehall.rules.aah.state import SHORT_COUNTDOWN, Phase, SeatRecord, TableState, TimerKind
+from gamehall.rules.aah.state import SHORT_COUNTDOWN, Phase, SeatRecord, TableDeck, TableState, TimerKind
 from gamehall.rules.aah.view import table_view
 
 if TYPE_CHECKING:
@@ -55,8 +54,9 @@ def new_game(
 ) -> AahTable:
     """A new table in the lobby.
 
-    The deck is built now from the config's ``packs`` (from ``library``, by default the
-    bundled deck alone), with ids and order from the table's :class:`Rng`. Tests pass a
+    The deck comes from the config's ``packs`` (from ``library``, by default the bundled
+    deck alone), checked now and dealt when the game first needs it, with ids and order from
+    the table's :class:`Rng` (:class:`~gamehall.rules.aah.state.TableDeck`). Tests pass a
     ready ``deck`` instead: it is used as given (no shuffle), minus pick>1 black cards when
     ``pick1_only`` is set.
 
@@ -64,7 +64,6 @@ def new_game(
         ConfigError: invalid settings, unknown packs, or a deck that is too small.
     """
     config = check_config(config)
-    rng = Rng(seed)
     pick1_only = bool(config["pick1_only"])
     if deck is None:
         from gamehall.rules.aah.deck import check_deck_size
@@ -74,21 +73,16 @@ def new_game(
         lib = library or _bundled_library()
         shared = lib.shared_deck(packs, pick1_only=pick1_only)
         check_deck_size(shared.whites, shared.blacks, int(config["playermax"]), pick1_only)
-        ids, order, blacks = lib.deal_order(shared, rng)
-        whites = WhitePile(shared.whites, ids, order)
+        table_deck = TableDeck(seed, (lib, shared))  # dealt from the seed when the game needs it
+        sizes = len(shared.whites), len(shared.blacks)
     else:
         given = list(deck[0])
         blacks = [black for black in deck[1] if not pick1_only or black.pick == 1]
         _check_given_deck(given, blacks)
         whites = WhitePile(tuple(c.text for c in given), [c.card_id for c in given], range(len(given)))
-    state = TableState(
-        config=config,
-        rng=rng,
-        whites=whites,
-        blacks=Pile(blacks),
-        deck_whites=whites.available(),
-        deck_blacks=len(blacks),
-    )
+        table_deck = TableDeck(seed, (whites, Pile(blacks)))
+        sizes = whites.available(), len(blacks)
+    state = TableState(config=config, deck=table_deck, deck_whites=sizes[0], deck_blacks=sizes[1])
     return AahTable(state)
 
 

@@ -1,0 +1,170 @@
+"""The outbox: what one turn of the loop wrote, committed together, then delivered in order.
+
+Every hall call runs to the end without calling a connection back. Rooms and the hall only
+*queue* here: the store writes an input caused (log entries, meta changes, new and finished
+rooms) and the listener calls it caused (deliveries, ``ended``, chat, ``disconnect``). When
+the outermost hall call has returned and the loop's turn is over, :meth:`Outbox.flush`
+commits every queued write in one store transaction (group commit) and only then makes the
+listener calls, in the order they were queued. So:
+
+- an accepted move is in the store before anybody hears of it ("log before broadcast"),
+  batch by batch;
+- a dialogue never sees the hall re-enter it while its own call into the hall is on the stack,
+  and may call the hall again from any listener method (what used to need per-protocol
+  deferrals: ``_held_back``, ``_logout_soon``, ``call_later(0)``);
+- the order of everything one room or one connection hears is the order it was queued in,
+  because one queue holds every listener call of the hall.
+
+The flush is scheduled on the hall's clock (``call_later(0)``: after everything the loop is
+handling in this turn). The server also flushes right before it writes to a socket
+(:meth:`Outbox.flush` is idempotent), so a dialogue's own answer to an input never leaves
+before the commit of what that input changed. Tests on a fake clock flush with
+``clock.run_due()`` (or :meth:`Outbox.flush`).
+
+Listener calls made while flushing (a dialogue that logs out in ``ended``) queue more work,
+which the same flush commits and delivers before it returns.
+
+A store whose :meth:`~gamehall.store.base.Store.commit` returns an awaitable (a networked one)
+needs a :data:`Waiter` (the server's, on its event loop): the flush hands the awaitable over
+and delivers the batch when it finished; the next batch is committed only after that.
+
+If a commit fails, nothing of that batch is delivered for the rooms it wrote to; the hall
+closes those rooms (their state ran ahead of their log) and the next start rebuilds them from
+what was committed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from gamehall.protocols._core import Cancellable, Clock
+from gamehall.store.base import Store, Write
+
+log = logging.getLogger(__name__)
+
+Waiter = Callable[[Awaitable[None], Callable[[BaseException | None], None]], None]
+"""Waits for an awaitable commit off the hall's stack, then calls back with its error or
+``None`` (the server's runs it as a task on its event loop)."""
+
+CommitFailed = Callable[[frozenset[str]], None]
+"""Told the rooms whose writes a failed commit lost (the hall closes them)."""
+
+
+@dataclass(slots=True)
+class _Send:
+    """One queued listener call; ``room_id`` is the room whose writes it may reveal."""
+
+    room_id: str | None
+    call: Callable[[], None]
+
+
+class Outbox:
+    """One hall's queue of writes and listener calls. See the module docstring."""
+
+    def __init__(self, store: Store, clock: Clock, *, waiter: Waiter | None = None) -> None:
+        self._store = store
+        self._clock = clock
+        self._waiter = waiter
+        self._writes: list[Write] = []
+        self._sends: list[_Send] = []
+        self._handle: Cancellable | None = None
+        self._flushing = False
+        self._in_flight = False
+        self.on_commit_failed: CommitFailed | None = None
+        """Set by the hall: closes the rooms a failed commit lost."""
+        self.batches = 0
+        """How many batches were committed (for the benchmark and tests)."""
+
+    # ---------------------------------------------------------------- queueing
+
+    def write(self, write: Write) -> None:
+        """Queue a store write; it is committed with the rest of this turn's writes."""
+        self._writes.append(write)
+        self._schedule()
+
+    def send(self, room_id: str | None, call: Callable[[], None]) -> None:
+        """Queue a listener call, made after this turn's writes are committed. ``room_id``
+        names the room it speaks of (``None`` for hall-wide chat and disconnects)."""
+        self._sends.append(_Send(room_id, call))
+        self._schedule()
+
+    @property
+    def idle(self) -> bool:
+        """Whether nothing is queued and no commit is under way."""
+        return not (self._writes or self._sends or self._in_flight)
+
+    def _schedule(self) -> None:
+        if self._handle is None and not self._flushing and not self._in_flight:
+            self._handle = self._clock.call_later(0.0, self.flush)
+
+    # ---------------------------------------------------------------- flushing
+
+    def flush(self) -> None:
+        """Commit what is queued, then make the queued listener calls, until nothing is left
+        (listener calls may queue more). Does nothing while a flush or an awaitable commit is
+        under way (that one picks up the new work)."""
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+        if self._flushing or self._in_flight:
+            return
+        self._flushing = True
+        try:
+            while self._writes or self._sends:
+                writes, self._writes = self._writes, []
+                sends, self._sends = self._sends, []
+                if not writes:
+                    self._deliver(sends)
+                    continue
+                pending = self._commit(writes, sends)
+                if pending is not None:
+                    self._wait(pending, writes, sends)
+                    return
+        finally:
+            self._flushing = False
+
+    def _commit(self, writes: list[Write], sends: list[_Send]) -> Awaitable[None] | None:
+        """Commit ``writes``; an embedded store is done here and ``sends`` are delivered."""
+        try:
+            pending = self._store.commit(writes)
+        except Exception as exc:
+            self._failed(writes, sends, exc)
+            return None
+        if pending is None:
+            self.batches += 1
+            self._deliver(sends)
+        return pending
+
+    def _wait(self, pending: Awaitable[None], writes: list[Write], sends: list[_Send]) -> None:
+        if self._waiter is None:
+            raise RuntimeError("this store commits in the background; the hall needs a waiter")
+        self._in_flight = True
+
+        def done(error: BaseException | None) -> None:
+            self._in_flight = False
+            if error is None:
+                self.batches += 1
+                self._deliver(sends)
+            else:
+                self._failed(writes, sends, error)
+            self.flush()
+
+        self._waiter(pending, done)
+
+    def _deliver(self, sends: list[_Send]) -> None:
+        for send in sends:
+            try:
+                send.call()
+            except Exception:  # a bug in one connection must not cost the others their events
+                log.exception("a listener failed on a queued call; the other connections go on")
+
+    def _failed(self, writes: list[Write], sends: list[_Send], error: BaseException) -> None:
+        """The batch is not in the store: drop what it would have revealed, deliver the rest,
+        and let the hall close the rooms that lost writes."""
+        lost = frozenset(w.room_id for w in writes)
+        log.error("the store refused a batch of %d writes (rooms %s): %s", len(writes), sorted(lost), error)
+        self._deliver([s for s in sends if s.room_id not in lost])
+        if self.on_commit_failed is not None:
+            self.on_commit_failed(lost)

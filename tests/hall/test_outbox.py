@@ -1,0 +1,147 @@
+"""The hall's outbox (gamehall.hall.outbox): inputs are applied and logged at once, but nobody
+hears of them while the hall call runs; at the end of the loop's turn the turn's writes are
+committed in one batch and only then delivered, in order. Driven without ``turn_by_turn`` on
+purpose: these tests end the turns themselves."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Sequence
+from typing import Any
+
+from recording_listener import RecordingListener
+from toy_game import TOY, Add, Added
+
+from gamehall.hall import FakeClock, Hall
+from gamehall.protocols._core import CloseReason, Delivery
+from gamehall.server.clock import LoopClock
+from gamehall.store.base import Write
+from gamehall.store.memory import MemoryStore
+
+
+def make_hall(store: Any = None, clock: Any = None) -> Hall:
+    return Hall(games={"toy": TOY}, store=store or MemoryStore(), clock=clock or FakeClock())
+
+
+def seated_pair(hall: Hall) -> tuple[str, Any, Any, RecordingListener, RecordingListener]:
+    la, lb = RecordingListener(), RecordingListener()
+    alice = hall.login("alice", la, protocol="test")
+    bob = hall.login("bob", lb, protocol="test")
+    room_id = alice.create_room("toy").room_id
+    alice.join(room_id)
+    bob.join(room_id)
+    hall.flush()
+    return room_id, alice, bob, la, lb
+
+
+def test_nothing_is_delivered_until_the_turn_ends_and_then_in_sequence() -> None:
+    clock = FakeClock()
+    store = MemoryStore()
+    hall = make_hall(store, clock)
+    room_id, alice, _bob, la, lb = seated_pair(hall)
+    before = len(la.deliveries)
+    alice.act(room_id, Add(1))
+    assert len(la.deliveries) == before  # applied and queued, not heard
+    assert [e.kind for e in store.load_room(room_id).entries][-1] != "act"  # type: ignore[union-attr]
+    clock.run_due()  # the loop's turn is over
+    assert [e.kind for e in store.load_room(room_id).entries][-1] == "act"  # type: ignore[union-attr]
+    assert [e.total for e in la.events(Added)] == [1]
+    assert la.seqs() == sorted(la.seqs()) and lb.seqs() == sorted(lb.seqs())
+
+
+def test_the_writes_of_one_turn_are_one_commit_across_rooms() -> None:
+    hall = make_hall()
+    first, alice, _bob, _la, _lb = seated_pair(hall)
+    carol = hall.login("carol", RecordingListener(), protocol="test")
+    dave = hall.login("dave", RecordingListener(), protocol="test")
+    second = carol.create_room("toy").room_id
+    carol.join(second)
+    dave.join(second)
+    hall.flush()
+    batches = hall.outbox.batches
+    alice.act(first, Add(2))
+    carol.act(second, Add(3))
+    hall.flush()
+    assert hall.outbox.batches == batches + 1
+
+
+def test_a_listener_may_call_the_hall_at_once_and_its_events_follow() -> None:
+    hall = make_hall()
+    la = RecordingListener()
+    alice = hall.login("alice", la, protocol="test")
+    room_id = alice.create_room("toy").room_id
+    alice.join(room_id)
+
+    class Answers(RecordingListener):
+        """Bob plays 1 as soon as he hears alice's move: a hall call from inside a delivery."""
+
+        def deliver(self, room_id: str, delivery: Delivery) -> None:
+            super().deliver(room_id, delivery)
+            if isinstance(delivery.event, Added) and delivery.event.seat == 0:
+                bob.act(room_id, Add(1))
+
+    bob = hall.login("bob", Answers(), protocol="test")
+    bob.join(room_id)
+    hall.flush()
+    alice.act(room_id, Add(2))
+    hall.flush()  # one flush: alice's move, then bob's answer, each committed before it is heard
+    assert [(e.seat, e.total) for e in la.events(Added)] == [(0, 2), (1, 3)]
+    entries = hall.store.load_room(room_id).entries  # type: ignore[union-attr]
+    assert [e.kind for e in entries][-2:] == ["act", "act"]
+
+
+def test_a_failed_commit_delivers_nothing_of_it_and_closes_the_room() -> None:
+    store = MemoryStore()
+    hall = make_hall(store)
+    room_id, alice, _bob, la, _lb = seated_pair(hall)
+    alice.act(room_id, Add(2))
+    store.close()  # the database is gone: the commit of this turn fails
+    hall.flush()
+    assert la.events(Added) == []  # never heard: it is not in any log
+    assert la.ended_calls and la.ended_calls[-1][1] is CloseReason.SHUTDOWN
+    assert hall.rooms() == []
+
+
+class BackgroundStore(MemoryStore):
+    """A store that commits in the background, as a networked one does (the contract of
+    ``Store.commit``): the write lands when the returned awaitable finishes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = 0
+
+    def commit(self, batch: Sequence[Write]) -> Awaitable[None] | None:  # type: ignore[override]
+        self.started += 1
+        writes = list(batch)
+
+        async def later() -> None:
+            await asyncio.sleep(0.05)
+            MemoryStore.commit(self, writes)
+
+        return later()
+
+
+def test_a_background_commit_is_awaited_before_anything_is_delivered() -> None:
+    async def scenario() -> None:
+        clock = LoopClock()
+        store = BackgroundStore()
+        hall = Hall(games={"toy": TOY}, store=store, clock=clock, commit_waiter=clock.wait_for)
+        la = RecordingListener()
+        alice = hall.login("alice", la, protocol="test")
+        bob = hall.login("bob", RecordingListener(), protocol="test")
+        room_id = alice.create_room("toy").room_id
+        alice.join(room_id)
+        bob.join(room_id)
+        await asyncio.sleep(0.002)  # the turn ends: the commit starts, nothing is delivered yet
+        assert store.started == 1 and la.deliveries == []
+        alice_moves = len(la.events(Added))
+        await asyncio.sleep(0.3)
+        assert la.deliveries and store.load_room(room_id) is not None
+        alice.act(room_id, Add(1))
+        await asyncio.sleep(0.002)
+        assert len(la.events(Added)) == alice_moves  # the act's commit is under way
+        await asyncio.sleep(0.3)
+        assert [e.total for e in la.events(Added)] == [1]
+        assert hall.outbox.idle
+
+    asyncio.run(scenario())
