@@ -1,13 +1,15 @@
 """The server's own CPU per ``PING`` -> ``PONG``, without sockets: connection, limits, codec, dialogue.
 
 What it measures: the real :class:`~gamehall.server.connection.TcpConnection` (from
-``connection_factory``, so the listener's shared end-of-turn batch included) with a real
-:class:`~gamehall.protocols.aah.dialogue.AahDialogue` in state ``NEW``, on a stand-in
-transport that only counts the bytes written. Each loop turn every connection gets one
-``PING\\x03`` read and answers ``PONG\\x03``; the figure is process CPU time per round trip,
-the best of ``--repeats`` runs. That is the part of ``bench_aah.py``'s ``PING -> PONG`` row that
-the server's Python adds to the raw uvloop echo row (the system calls and the loop are the
-same for both), and unlike that row it barely depends on other work on the machine.
+``connection_factory``, so the listener's shared end-of-turn batch included, with the hall's
+outbox flush before writes as the server wires it) with a real
+:class:`~gamehall.protocols.aah.dialogue.AahDialogue` in state ``NEW`` over a real hall
+(memory store), on a stand-in transport that only counts the bytes written. Each loop turn
+every connection gets one ``PING\\x03`` read and answers ``PONG\\x03``; the figure is process
+CPU time per round trip, the best of ``--repeats`` runs. That is the part of ``bench_aah.py``'s
+``PING -> PONG`` row that the server's Python adds to the raw uvloop echo row (the system calls
+and the loop are the same for both), and unlike that row it barely depends on other work on
+the machine.
 
 ``--baseline-src DIR`` measures another source tree (``DIR`` is its ``src/``) in a child
 process first, so a change is compared with its baseline in one run::
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import json
 import os
 import subprocess
@@ -63,22 +66,32 @@ class CountingTransport:
 
 async def cost_per_ping(connections: int, turns: int, repeats: int) -> float:
     """Microseconds of process CPU per answered ``PING`` (the best of ``repeats``)."""
+    from gamehall.hall.hall import Hall
     from gamehall.protocols.aah.dialogue import MAX_FLUSH_BYTES, AahDialogue
+    from gamehall.rules.aah import GAME_TYPE
+    from gamehall.server.clock import LoopClock
     from gamehall.server.connection import connection_factory
     from gamehall.server.limits import ConnectionLimits
     from gamehall.server.metrics import ServerMetrics
     from gamehall.server.tracker import ConnectionTracker
+    from gamehall.store.memory import MemoryStore
 
     metrics = ServerMetrics()
     metrics.add_protocol("aah")
+    clock = LoopClock()
+    hall = Hall(games={"aah": GAME_TYPE}, store=MemoryStore(), clock=clock)
     # the bench_aah budget: the saturating clients are not to be throttled
     limits = ConnectionLimits(rate_per_s=1e6, rate_burst=1e6, max_flush_bytes=MAX_FLUSH_BYTES)
+    wiring: dict[str, Any] = {}
+    if "before_write" in inspect.signature(connection_factory).parameters:  # trees with an outbox
+        wiring["before_write"] = hall.flush
     make = connection_factory(
         "aah",
-        lambda wire: AahDialogue(None, wire, None),
+        lambda wire: AahDialogue(hall, wire, clock),
         limits,
         metrics,
-        ConnectionTracker(0),  # type: ignore[arg-type]
+        ConnectionTracker(0),
+        **wiring,
     )
     pairs = []
     for _ in range(connections):
