@@ -31,6 +31,11 @@ and delivers the batch when it finished; the next batch is committed only after 
 If a commit fails, nothing of that batch is delivered for the rooms it wrote to; the hall
 closes those rooms (their state ran ahead of their log) and the next start rebuilds them from
 what was committed.
+
+On a node of several (docs/scale-out.md) the outbox has an :attr:`Outbox.ownership`: every
+batch goes through its ``admit`` first (so the commit is awaitable, on the waiter), the writes
+of rooms whose lease this node no longer holds are dropped with everything they would have
+revealed, and the hall is told to close those rooms (:attr:`Outbox.on_refused`).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from gamehall.hall.ownership import Ownership
 from gamehall.protocols._core import Cancellable, Clock
 from gamehall.store.base import Store, Write
 
@@ -50,6 +56,9 @@ Waiter = Callable[[Awaitable[None], Callable[[BaseException | None], None]], Non
 
 CommitFailed = Callable[[frozenset[str]], None]
 """Told the rooms whose writes a failed commit lost (the hall closes them)."""
+
+Refused = Callable[[frozenset[str]], None]
+"""Told the rooms whose writes were refused because this node lost their lease."""
 
 
 @dataclass(slots=True)
@@ -74,6 +83,11 @@ class Outbox:
         self._in_flight = False
         self.on_commit_failed: CommitFailed | None = None
         """Set by the hall: closes the rooms a failed commit lost."""
+        self.ownership: Ownership | None = None
+        """Set by the hall on a node of several: admits each batch before its commit."""
+        self.on_refused: Refused | None = None
+        """Set by the hall: closes the rooms whose lease this node lost."""
+        self._refused: frozenset[str] = frozenset()
         self.batches = 0
         """How many batches were committed (for the benchmark and tests)."""
 
@@ -127,6 +141,8 @@ class Outbox:
 
     def _commit(self, writes: list[Write], sends: list[_Send]) -> Awaitable[None] | None:
         """Commit ``writes``; an embedded store is done here and ``sends`` are delivered."""
+        if self.ownership is not None:
+            return self._owned_commit(self.ownership, writes)
         try:
             pending = self._store.commit(writes)
         except Exception as exc:
@@ -137,6 +153,17 @@ class Outbox:
             self._deliver(sends)
         return pending
 
+    async def _owned_commit(self, ownership: Ownership, writes: list[Write]) -> None:
+        """Commit what ``ownership`` admits of ``writes``; remember the refused rooms for
+        :meth:`_wait`'s callback. The admission is the last thing before the commit, so no
+        await lies between the lease check and the store's transaction starting."""
+        admitted = await ownership.admit(writes)
+        self._refused = admitted.refused
+        if admitted.writes:
+            pending = self._store.commit(admitted.writes)
+            if pending is not None:
+                await pending
+
     def _wait(self, pending: Awaitable[None], writes: list[Write], sends: list[_Send]) -> None:
         if self._waiter is None:
             raise RuntimeError("this store commits in the background; the hall needs a waiter")
@@ -144,11 +171,16 @@ class Outbox:
 
         def done(error: BaseException | None) -> None:
             self._in_flight = False
+            refused, self._refused = self._refused, frozenset()
+            kept_writes = [w for w in writes if w.room_id not in refused] if refused else writes
+            kept_sends = [s for s in sends if s.room_id not in refused] if refused else sends
             if error is None:
                 self.batches += 1
-                self._deliver(sends)
+                self._deliver(kept_sends)
             else:
-                self._failed(writes, sends, error)
+                self._failed(kept_writes, kept_sends, error)
+            if refused and self.on_refused is not None:
+                self.on_refused(refused)
             self.flush()
 
         self._waiter(pending, done)
