@@ -37,16 +37,16 @@ async def _reachable(client: Redis) -> bool:
 
 
 @asynccontextmanager
-async def redis_space_for_test() -> AsyncIterator[RedisSpace]:
+async def redis_space_for_test(url: str = REDIS_URL) -> AsyncIterator[RedisSpace]:
     """This test's Redis space; skips (fails under CI) when Redis does not answer."""
-    client = Redis.from_url(REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    client = Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
     if not await _reachable(client):
         await client.aclose()
-        message = f"these tests need Redis at {REDIS_URL}"
+        message = f"these tests need Redis at {url}"
         if os.environ.get("CI"):
             pytest.fail(f"{message} (CI is set: a missing service is a failure)")
         pytest.skip(message)
-    space = RedisSpace(client, f"test-{secrets.token_hex(6)}:")
+    space = RedisSpace(client, f"test-{secrets.token_hex(6)}:", url)
     try:
         yield space
     finally:
