@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -16,7 +17,9 @@ from redis_space import RedisSpace, redis_space_for_test
 from gamehall.config import ServerConfig
 from gamehall.protocols._core import CloseReason
 from gamehall.server.app import Server, running_server
+from gamehall.store.base import RoomRecord
 from gamehall.store.memory import MemoryStore
+from gamehall.store.sqlite import SqliteStore
 
 
 def node_config(space: RedisSpace, node_id: str = "a", ttl: float = 1.0) -> ServerConfig:
@@ -27,6 +30,17 @@ def node_config(space: RedisSpace, node_id: str = "a", ttl: float = 1.0) -> Serv
         lease_ttl=ttl,
         redis_prefix=space.prefix,
     )
+
+
+def read_room(db: Path, room_id: str) -> RoomRecord:
+    """The room as the SQLite file holds it, read beside the server."""
+    reader = SqliteStore(db)
+    try:
+        record = reader.load_room(room_id)
+    finally:
+        reader.close()
+    assert record is not None
+    return record
 
 
 async def settled(server: Server) -> None:
@@ -131,3 +145,36 @@ async def test_missing_redis_fails_under_ci_and_skips_otherwise(monkeypatch: pyt
     with pytest.raises(pytest.skip.Exception):
         async with redis_space_for_test("redis://127.0.0.1:1/0"):
             pass
+
+
+async def test_a_restored_room_is_claimed_with_a_higher_fence(
+    redis_space: RedisSpace, tmp_path: Path
+) -> None:
+    db = tmp_path / "hall.db"
+    async with running_server(node_config(redis_space, "a"), listen={}, store=SqliteStore(db)) as server:
+        room_id = server.hall.create_room("aah", None, operator=None).room_id
+        await settled(server)
+    # the stop left the room unfinished and released its lease; node b rebuilds it
+    assert not await redis_space.client.exists(f"{redis_space.prefix}lease:{room_id}")
+    async with running_server(node_config(redis_space, "b"), listen={}, store=SqliteStore(db)) as server:
+        await settled(server)
+        assert server.hall.room_count() == 1
+        assert server.node is not None and server.node.leases.fence_of(room_id) == 2
+        assert await redis_space.client.get(f"{redis_space.prefix}lease:{room_id}") == b"b/2"
+
+
+async def test_a_room_held_by_another_node_is_not_restored_here(
+    redis_space: RedisSpace, tmp_path: Path
+) -> None:
+    db = tmp_path / "hall.db"
+    async with running_server(node_config(redis_space, "a"), listen={}, store=SqliteStore(db)) as server:
+        room_id = server.hall.create_room("aah", None, operator=None).room_id
+        await settled(server)
+    entries = read_room(db, room_id).entries
+    await redis_space.client.set(f"{redis_space.prefix}lease:{room_id}", "c/5", px=10_000)
+    async with running_server(node_config(redis_space, "b"), listen={}, store=SqliteStore(db)) as server:
+        await settled(server)
+        assert server.hall.room_count() == 0  # closed here: c owns it
+        record = read_room(db, room_id)
+        assert record.entries == entries and not record.finished
+    assert await redis_space.client.get(f"{redis_space.prefix}lease:{room_id}") == b"c/5"

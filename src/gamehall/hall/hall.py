@@ -477,6 +477,9 @@ class Hall:
         room.replay(record.entries, created_at=record.created_at)
         if self.ownership is not None:
             self.ownership.claim(record.room_id)
+            # an empty write, stamped with the new lease's fencing number: a fencing store
+            # refuses every earlier owner's writes from this commit on
+            self.outbox.write(MetaUpdate(record.room_id, {}))
         self.directory.add(room)
         self.lobby.added(room, restored=True)
         return room
@@ -516,7 +519,9 @@ class Hall:
 
     def leases_lost(self, room_ids: frozenset[str]) -> None:
         """This node lost these rooms' leases: another node may own them now, so they close
-        here without a result and their players are told to reconnect (the owner has them)."""
+        here without a result and their players are told to reconnect (the owner has them).
+        What they queued is dropped first: it can never be committed."""
+        self.outbox.forget(room_ids)
         for room_id in sorted(room_ids):
             room = self.directory.get(room_id)
             if room is not None:

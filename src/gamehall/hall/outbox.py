@@ -104,6 +104,13 @@ class Outbox:
         self._sends.append(_Send(room_id, call))
         self._schedule()
 
+    def forget(self, room_ids: frozenset[str]) -> None:
+        """Drop the queued (not yet committing) writes and listener calls of rooms this node
+        may no longer write: they could never be committed. Called before those rooms close,
+        so that what the close queues (the players' ``ended``) is not dropped with them."""
+        self._writes = [w for w in self._writes if w.room_id not in room_ids]
+        self._sends = [s for s in self._sends if s.room_id not in room_ids]
+
     @property
     def idle(self) -> bool:
         """Whether nothing is queued and no commit is under way."""

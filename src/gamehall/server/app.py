@@ -71,8 +71,6 @@ SHUTDOWN_TEXT = "Game ended by server or administrator."
 WORDS_DICTIONARIES = ("english", "english-lp", "francais")
 """The dictionaries of the word games' presets, prepared on the first start."""
 DRAIN_TIMEOUT_S = 2.0
-COMMIT_WAIT_S = 5.0
-"""At stop, how long the last background commits may take before the store closes anyway."""
 
 
 def listen_plan(config: ServerConfig) -> dict[str, int]:
@@ -314,20 +312,12 @@ class Server:
             self._accounts.close()
         if self._hall is not None:
             self._hall.flush()  # the last logouts' writes, before the store closes
-            await self._commits_done(self._hall)
+            await _committed(self._hall, DRAIN_TIMEOUT_S)
         if self.node is not None:
             await self.node.close()
         if self._store is not None:
             self._store.close()
         log.info("stopped")
-
-    @staticmethod
-    async def _commits_done(hall: Hall) -> None:
-        """Wait (up to :data:`COMMIT_WAIT_S`) until no commit runs in the background: with
-        leases (or a networked store) the last flush only started it."""
-        deadline = asyncio.get_running_loop().time() + COMMIT_WAIT_S
-        while not hall.outbox.idle and asyncio.get_running_loop().time() < deadline:
-            await asyncio.sleep(0.01)
 
     async def _close_listeners(self) -> None:
         if self._web is not None:
@@ -338,6 +328,16 @@ class Server:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(server.wait_closed(), 1.0)
         self._tcp.clear()
+
+
+async def _committed(hall: Hall, timeout_s: float) -> None:
+    """Wait until the hall's outbox has nothing queued and no commit under way (a networked
+    store commits in the background), at most ``timeout_s``; what is left is lost like at a
+    crash, and the next start rebuilds the rooms from what was committed."""
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while not hall.outbox.idle and asyncio.get_running_loop().time() < deadline:
+        hall.flush()
+        await asyncio.sleep(0.005)
 
 
 async def run_server(config: ServerConfig, *, ready: asyncio.Event | None = None) -> None:
