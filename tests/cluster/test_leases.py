@@ -6,19 +6,27 @@ Each test plays two nodes, ``a`` and ``b``, as two :class:`RoomLeases` on the sa
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 import pytest
 from redis.asyncio import Redis
 from redis_space import PausableClock, RedisSpace
 
 from gamehall.cluster import RoomLeases
-from gamehall.store.base import Append, LogEntry, MetaUpdate
+from gamehall.hall.ownership import Admitted
+from gamehall.store.base import Append, LogEntry, MetaUpdate, Write
 
 TTL = 1.0
 
 
 def node(space: RedisSpace, node_id: str, ttl: float = TTL, **kwargs: object) -> RoomLeases:
     return RoomLeases(space.client, node_id, ttl, prefix=space.prefix, **kwargs)  # type: ignore[arg-type]
+
+
+async def admit(leases: RoomLeases, writes: Sequence[Write]) -> Admitted:
+    """The admission, whether answered at once or (a claim under way) later."""
+    answer = leases.admit(writes)
+    return answer if isinstance(answer, Admitted) else await answer
 
 
 def entry(n: int) -> LogEntry:
@@ -51,7 +59,7 @@ async def test_a_second_node_cannot_take_a_held_room(redis_space: RedisSpace) ->
     assert await a.acquire("r1") is not None
     assert await b.acquire("r1") is None
     assert b.fence_of("r1") is None and not b.holds("r1")
-    admitted = await b.admit([Append("r1", entry(1))])
+    admitted = await admit(b, [Append("r1", entry(1))])
     assert admitted.writes == [] and admitted.refused == {"r1"}
     assert await redis_space.client.get(a.lease_key("r1")) == b"a/1"  # b changed nothing
 
@@ -92,7 +100,7 @@ async def test_admit_stamps_what_it_lets_through_and_refuses_unowned_rooms(redis
     a = node(redis_space, "a")
     await a.acquire("mine")
     writes = [Append("mine", entry(1)), Append("other", entry(1)), MetaUpdate("mine", {"k": 1})]
-    admitted = await a.admit(writes)
+    admitted = await admit(a, writes)
     assert [w.room_id for w in admitted.writes] == ["mine", "mine"]
     assert admitted.refused == {"other"}
     for write in admitted.writes:  # carries the fence once the store's writes have the field
@@ -102,7 +110,9 @@ async def test_admit_stamps_what_it_lets_through_and_refuses_unowned_rooms(redis
 async def test_a_claim_under_way_is_awaited_before_the_first_commit(redis_space: RedisSpace) -> None:
     a = node(redis_space, "a")
     a.claim("r1")  # returns at once, as the hall's room creation needs
-    admitted = await a.admit([Append("r1", entry(1))])
+    answer = a.admit([Append("r1", entry(1))])
+    assert not isinstance(answer, Admitted)  # answered once the claim is
+    admitted = await answer
     assert admitted.refused == frozenset() and a.fence_of("r1") == 1
 
 
@@ -113,7 +123,8 @@ async def test_a_node_paused_past_its_deadline_refuses_its_own_writes(redis_spac
     a = node(redis_space, "a", clock=clock)
     await a.acquire("r1")
     clock.now += TTL * 0.96  # still within the ttl, but past the safety margin
-    admitted = await a.admit([Append("r1", entry(1))])
+    admitted = a.admit([Append("r1", entry(1))])  # answered at once: no await, no round trip
+    assert isinstance(admitted, Admitted)
     assert admitted.writes == [] and admitted.refused == {"r1"}
     assert a.fence_of("r1") is None
 

@@ -40,7 +40,7 @@ class RoomsOwned:
         self.released.append((room_id, record is not None and record.finished))
         self.owned.discard(room_id)
 
-    async def admit(self, writes: Sequence[Write]) -> Admitted:
+    def admit(self, writes: Sequence[Write]) -> Admitted:
         refused = frozenset(w.room_id for w in writes if w.room_id not in self.owned)
         return Admitted([w for w in writes if w.room_id not in refused], refused)
 

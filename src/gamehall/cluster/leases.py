@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
 from redis.asyncio import Redis
@@ -191,14 +191,23 @@ class RoomLeases:
         except RedisError as exc:  # the key expires by itself within the ttl
             log.warning("room %s: could not release its lease (%s); it expires on its own", room_id, exc)
 
-    async def admit(self, writes: Sequence[Write]) -> Admitted:
+    def admit(self, writes: Sequence[Write]) -> Admitted | Awaitable[Admitted]:
         """The writes of rooms whose lease is valid now, stamped with their fencing number;
-        the other rooms are refused (and their leases dropped). Waits only for claims still
-        under way."""
+        the other rooms are refused (and their leases dropped). Answered at once, without a
+        round trip, unless a claim of one of the rooms is under way: then once it is."""
         rooms = {write.room_id for write in writes}
         claims = [self._claims[room_id] for room_id in rooms if room_id in self._claims]
         if claims:
-            await asyncio.gather(*claims)
+            return self._admit_after(claims, writes)
+        return self._admit_now(rooms, writes)
+
+    async def _admit_after(
+        self, claims: list[asyncio.Task[Lease | None]], writes: Sequence[Write]
+    ) -> Admitted:
+        await asyncio.gather(*claims)
+        return self._admit_now({write.room_id for write in writes}, writes)
+
+    def _admit_now(self, rooms: set[str], writes: Sequence[Write]) -> Admitted:
         now = self._clock()
         refused = frozenset(r for r in rooms if not self._valid(r, now))
         for room_id in refused:

@@ -33,9 +33,11 @@ closes those rooms (their state ran ahead of their log) and the next start rebui
 what was committed.
 
 On a node of several (docs/scale-out.md) the outbox has an :attr:`Outbox.ownership`: every
-batch goes through its ``admit`` first (so the commit is awaitable, on the waiter), the writes
-of rooms whose lease this node no longer holds are dropped with everything they would have
-revealed, and the hall is told to close those rooms (:attr:`Outbox.on_refused`).
+batch goes through its ``admit`` first (answered at once from local lease deadlines, or, while
+a new room's lease is being taken, as an awaitable: then the commit is awaited like a
+networked store's), the writes of rooms whose lease this node no longer holds are dropped
+with everything they would have revealed, and the hall is told to close those rooms
+(:attr:`Outbox.on_refused`).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from gamehall.hall.ownership import Ownership
+from gamehall.hall.ownership import Admitted, Ownership
 from gamehall.protocols._core import Cancellable, Clock
 from gamehall.store.base import Store, Write
 
@@ -147,29 +149,46 @@ class Outbox:
             self._flushing = False
 
     def _commit(self, writes: list[Write], sends: list[_Send]) -> Awaitable[None] | None:
-        """Commit ``writes``; an embedded store is done here and ``sends`` are delivered."""
+        """Commit ``writes`` (what the ownership admits of them, on a node of several); an
+        embedded store is done here and ``sends`` are delivered."""
         if self.ownership is not None:
-            return self._owned_commit(self.ownership, writes)
+            answer = self.ownership.admit(writes)
+            if not isinstance(answer, Admitted):  # a room's lease is still being taken
+                return self._commit_when_admitted(answer)
+            self._refused = answer.refused
+            writes = answer.writes
         try:
-            pending = self._store.commit(writes)
+            pending = self._store.commit(writes) if writes else None
         except Exception as exc:
-            self._failed(writes, sends, exc)
+            refused = self._take_refused()
+            self._failed(writes, _kept(sends, refused), exc)
+            self._tell_refused(refused)
             return None
         if pending is None:
+            refused = self._take_refused()
             self.batches += 1
-            self._deliver(sends)
+            self._deliver(_kept(sends, refused))
+            self._tell_refused(refused)
         return pending
 
-    async def _owned_commit(self, ownership: Ownership, writes: list[Write]) -> None:
-        """Commit what ``ownership`` admits of ``writes``; remember the refused rooms for
-        :meth:`_wait`'s callback. The admission is the last thing before the commit, so no
-        await lies between the lease check and the store's transaction starting."""
-        admitted = await ownership.admit(writes)
+    async def _commit_when_admitted(self, answer: Awaitable[Admitted]) -> None:
+        """Commit what the ownership admits once its claims are answered; the refused rooms
+        wait in ``_refused`` for :meth:`_wait`'s callback. No await lies between the lease
+        check and the store's commit starting."""
+        admitted = await answer
         self._refused = admitted.refused
         if admitted.writes:
             pending = self._store.commit(admitted.writes)
             if pending is not None:
                 await pending
+
+    def _take_refused(self) -> frozenset[str]:
+        refused, self._refused = self._refused, frozenset()
+        return refused
+
+    def _tell_refused(self, refused: frozenset[str]) -> None:
+        if refused and self.on_refused is not None:
+            self.on_refused(refused)
 
     def _wait(self, pending: Awaitable[None], writes: list[Write], sends: list[_Send]) -> None:
         if self._waiter is None:
@@ -178,16 +197,13 @@ class Outbox:
 
         def done(error: BaseException | None) -> None:
             self._in_flight = False
-            refused, self._refused = self._refused, frozenset()
-            kept_writes = [w for w in writes if w.room_id not in refused] if refused else writes
-            kept_sends = [s for s in sends if s.room_id not in refused] if refused else sends
+            refused = self._take_refused()
             if error is None:
                 self.batches += 1
-                self._deliver(kept_sends)
+                self._deliver(_kept(sends, refused))
             else:
-                self._failed(kept_writes, kept_sends, error)
-            if refused and self.on_refused is not None:
-                self.on_refused(refused)
+                self._failed([w for w in writes if w.room_id not in refused], _kept(sends, refused), error)
+            self._tell_refused(refused)
             self.flush()
 
         self._waiter(pending, done)
@@ -207,3 +223,9 @@ class Outbox:
         self._deliver([s for s in sends if s.room_id not in lost])
         if self.on_commit_failed is not None:
             self.on_commit_failed(lost)
+
+
+def _kept(sends: list[_Send], refused: frozenset[str]) -> list[_Send]:
+    """``sends`` without the listener calls of refused rooms (they would reveal writes that
+    are not in the store)."""
+    return [s for s in sends if s.room_id not in refused] if refused else sends

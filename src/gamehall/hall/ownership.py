@@ -43,9 +43,9 @@ class Ownership(Protocol):
         """Give up the lease of a closed room whose last writes are committed."""
         ...
 
-    def admit(self, writes: Sequence[Write]) -> Awaitable[Admitted]:
+    def admit(self, writes: Sequence[Write]) -> Admitted | Awaitable[Admitted]:
         """Split a batch, right before its commit, into what this node may write and the rooms
-        it may not. Checked locally against each lease's validity deadline (no round trip
-        unless a claim is still under way), so a node that was paused past its lease never
-        commits after it wakes up."""
+        it may not. Checked locally against each lease's validity deadline and answered at
+        once, so a node that was paused past its lease never commits after it wakes up; an
+        awaitable answer only while a claim of one of the batch's rooms is under way."""
         ...
