@@ -149,26 +149,40 @@ class Outbox:
             self._flushing = False
 
     def _commit(self, writes: list[Write], sends: list[_Send]) -> Awaitable[None] | None:
-        """Commit ``writes`` (what the ownership admits of them, on a node of several); an
-        embedded store is done here and ``sends`` are delivered."""
+        """Commit ``writes``; an embedded store is done here and ``sends`` are delivered."""
         if self.ownership is not None:
-            answer = self.ownership.admit(writes)
-            if not isinstance(answer, Admitted):  # a room's lease is still being taken
-                return self._commit_when_admitted(answer)
-            self._refused = answer.refused
-            writes = answer.writes
+            return self._owned_commit(self.ownership, writes, sends)
         try:
-            pending = self._store.commit(writes) if writes else None
+            pending = self._store.commit(writes)
         except Exception as exc:
-            refused = self._take_refused()
-            self._failed(writes, _kept(sends, refused), exc)
+            self._failed(writes, sends, exc)
+            return None
+        if pending is None:
+            self.batches += 1
+            self._deliver(sends)
+        return pending
+
+    def _owned_commit(
+        self, ownership: Ownership, writes: list[Write], sends: list[_Send]
+    ) -> Awaitable[None] | None:
+        """:meth:`_commit` on a node of several: only what ``ownership`` admits is committed,
+        the refused rooms' listener calls are dropped and the hall is told of those rooms."""
+        answer = ownership.admit(writes)
+        if not isinstance(answer, Admitted):  # a room's lease is still being taken
+            return self._commit_when_admitted(answer)
+        refused = answer.refused
+        try:
+            pending = self._store.commit(answer.writes) if answer.writes else None
+        except Exception as exc:
+            self._failed(answer.writes, _kept(sends, refused), exc)
             self._tell_refused(refused)
             return None
         if pending is None:
-            refused = self._take_refused()
             self.batches += 1
             self._deliver(_kept(sends, refused))
             self._tell_refused(refused)
+        else:
+            self._refused = refused  # for _wait's callback
         return pending
 
     async def _commit_when_admitted(self, answer: Awaitable[Admitted]) -> None:
