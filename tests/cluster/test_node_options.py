@@ -4,9 +4,14 @@ every configuration source, and the values refused at start."""
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+import gamehall
 from gamehall.cluster import default_node_id
 from gamehall.config import NODE_ID, ConfigError, ServerConfig, add_server_arguments, load_config
 
@@ -52,3 +57,20 @@ def test_bad_node_options_are_refused_naming_the_flag(argv: list[str], message: 
 
 def test_the_default_node_id_is_a_valid_one() -> None:
     assert NODE_ID.fullmatch(default_node_id())
+
+
+def test_one_node_loads_no_redis_client() -> None:
+    """Single-node mode pays nothing: the server and the CLI never import the cluster package."""
+    check = (
+        "import sys, gamehall.cli, gamehall.server.app;"
+        "print('redis' in sys.modules, 'gamehall.cluster' in sys.modules)"
+    )
+    source = str(Path(gamehall.__file__).parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", check],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": source},
+        check=True,
+    )
+    assert done.stdout.split() == ["False", "False"]
