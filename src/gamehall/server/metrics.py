@@ -254,6 +254,18 @@ class ServerMetrics:
         ):
             counter.touch(protocol)
 
+    def watch_node(self, node_id: str, rooms_owned: Callable[[], int]) -> None:
+        """On a node of several: ``gamehall_rooms_owned{node="ID"}``, the rooms whose lease
+        this node holds, read at scrape time (docs/scale-out.md)."""
+        self.registry.add(
+            Gauge(
+                "gamehall_rooms_owned",
+                "Rooms whose lease this node holds.",
+                ("node",),
+                lambda: {(node_id,): float(rooms_owned())},
+            )
+        )
+
     def watch_hall(self, rooms: Callable[[], Mapping[str, int]], users: Callable[[], int]) -> None:
         """Read rooms per game and the user count from the hall at scrape time."""
         self._rooms = rooms
