@@ -4,8 +4,9 @@
 installed by the CLI when available). In order, :meth:`Server.start`:
 
 1. opens the store (:func:`gamehall.store.open_store`: SQLite, or PostgreSQL for a
-   ``postgresql://`` URL, unless one is given) and builds the hall on a
-   :class:`~gamehall.server.clock.LoopClock`, with in-process bots;
+   ``postgresql://`` URL, unless one is given), with ``--redis`` joins the other nodes
+   (:mod:`gamehall.cluster`: this node's room leases, renewed in the background), and
+   builds the hall on a :class:`~gamehall.server.clock.LoopClock`, with in-process bots;
 2. rebuilds every unfinished room from its log (``hall.restore()``);
 3. for every protocol in the plan, builds its services (``spec.open``, see
    :mod:`gamehall.protocols._spec`: one object per protocol and server, lent the hall, the
@@ -16,7 +17,8 @@ installed by the CLI when available). In order, :meth:`Server.start`:
 
 On SIGTERM or SIGINT, :meth:`Server.stop` stops accepting, lets the hall close every room and
 say goodbye in each protocol ("Game ended by server or administrator."), gives connections
-about two seconds to flush, then closes the store. Room logs stay unfinished in the store, so
+about two seconds to flush, waits for the last commits, releases the node's leases, then
+closes the store. Room logs stay unfinished in the store, so
 the next start rebuilds the rooms.
 
 Ports: in the configuration 0 means "off". Which listeners start, and where, is a *listen
@@ -33,7 +35,7 @@ import logging
 import signal
 from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -59,6 +61,9 @@ from gamehall.server.web import WebContext, build_web_app, start_web
 from gamehall.store import open_accounts, open_store
 from gamehall.store.accounts import MemoryAccounts
 from gamehall.store.base import Store
+
+if TYPE_CHECKING:  # imported at run time only with --redis: one node loads no Redis client
+    from gamehall.cluster import Node
 
 log = logging.getLogger("gamehall.server")
 
@@ -125,6 +130,8 @@ class Server:
         self._kdf_executor = ThreadPoolExecutor(KDF_WORKERS, thread_name_prefix="gamehall-kdf")
         """Runs offloaded password hashes (:meth:`TcpConnection.offload`)."""
         self._preparation: asyncio.Task[list[str]] | None = None
+        self.node: Node | None = None
+        """This node's id and room leases when run with ``--redis`` (docs/scale-out.md)."""
         self.contests = ContestBoard()
         """The contests this process shows (``/api/contests``, ``/contest/ID``, the lobby):
         the hall's own board (``hall.contests``), kept up to date by the hall side's
@@ -146,6 +153,8 @@ class Server:
         """
         config = self.config
         self._store = self._given_store if self._given_store is not None else open_store(config.db)
+        if config.redis is not None:
+            await self._join_nodes()
         clock = LoopClock()
         hall = Hall(
             games=game_types(deck_dirs=config.deck_dirs, words_dirs=config.words_dirs),
@@ -157,8 +166,13 @@ class Server:
             bot_driver=drive_seat,
             commit_waiter=clock.wait_for,
             contests=self.contests,
+            ownership=self.node.leases if self.node is not None else None,
         )
         self._hall = hall
+        if self.node is not None:
+            self.node.leases.on_lost = hall.leases_lost
+            self.node.leases.start()
+            self.metrics.watch_node(self.node.node_id, self.node.rooms_owned)
         contest_hall(hall, accounts=self._accounts_for_protocols)  # cg contest entrants' accounts
         restored = hall.restore()
         hall.flush()  # what the restore released (lobby seats) is committed before anyone connects
@@ -172,6 +186,8 @@ class Server:
                 await self._start_web(hall, resources)
         except BaseException:
             await self._close_listeners()
+            if self.node is not None:
+                await self.node.close()
             self._store.close()
             raise
         # What start-up built (modules, decks, lexicons, restored rooms) lives as long as the
@@ -179,6 +195,18 @@ class Server:
         # stall all tables (gamehall.server.collector).
         self.collector.start()
         self._prepare_dictionaries(hall)
+
+    async def _join_nodes(self) -> None:
+        """Connect to Redis for this node's room leases (the store is closed again if Redis
+        does not answer: the server does not start half a node)."""
+        from gamehall.cluster import open_node
+
+        try:
+            self.node = await open_node(self.config)
+        except BaseException:
+            assert self._store is not None
+            self._store.close()
+            raise
 
     def _prepare_dictionaries(self, hall: Hall) -> None:
         """First start: build the word games' dictionary caches in the background, with a
@@ -239,6 +267,7 @@ class Server:
             executor=self._kdf_executor,
             games=hall.game_types,
             host=HostConsole(hall, self.metrics, self.tracker, self.config.operator_token),
+            node=self.node,
             contests=ContestApi(
                 self.contests,
                 session_check(hall),
@@ -286,6 +315,8 @@ class Server:
         if self._hall is not None:
             self._hall.flush()  # the last logouts' writes, before the store closes
             await _committed(self._hall, DRAIN_TIMEOUT_S)
+        if self.node is not None:
+            await self.node.close()
         if self._store is not None:
             await _close_store(self._store)
         log.info("stopped")
