@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 from gamehall.hall.lifecycle import SeatStatus, Trigger, step
 from gamehall.hall.outbox import Outbox
@@ -527,17 +527,23 @@ class Room:
 
     def _publish(self, events: Iterable[Event]) -> None:
         """Number the events and queue their deliveries to the members who may see them now
-        (made after this turn's commit, see :mod:`gamehall.hall.outbox`)."""
+        (made after this turn's commit, see :mod:`gamehall.hall.outbox`). One queued call
+        carries the whole fan-out of these events (:func:`_fan_out`): an accepted action's
+        events reach every seat, and one queue entry per listener and event was a good part
+        of an action's cost (docs/BENCHMARKS.md, "Accepted actions per CPU-second")."""
         changed = False
+        fan_out: list[tuple[Delivery, list[Listener]]] = []
+        members = self.members.values()
         for event in events:
             self._seq += 1
             delivery = Delivery(self._seq, event)
             self._remember(delivery)
             changed = changed or not isinstance(event, ChatSaid)
-            shared = delivery.sharing_renders() if ENCODE_ONCE else delivery
-            for member in self.members.values():
-                if member.listener is not None and event.visible_to(member.seat):
-                    self._outbox.send(self.room_id, partial(member.listener.deliver, self.room_id, shared))
+            listeners = [m.listener for m in members if m.listener is not None and event.visible_to(m.seat)]
+            if listeners:
+                fan_out.append((delivery.sharing_renders() if ENCODE_ONCE else delivery, listeners))
+        if fan_out:
+            self._outbox.send(self.room_id, partial(_fan_out, self.room_id, fan_out))
         if changed and self.on_change is not None:
             self.on_change(self)
 
@@ -553,10 +559,9 @@ class Room:
 
     def _tell_view_watchers(self) -> None:
         for member in self.members.values():
-            if isinstance(member.listener, ViewWatcher):
-                self._outbox.send(
-                    self.room_id, partial(member.listener.room_changed, self.room_id, self._seq)
-                )
+            listener = member.listener
+            if listener is not None and _watches_views(listener):
+                self._outbox.send(self.room_id, partial(listener.room_changed, self.room_id, self._seq))
 
     def _tell_ended(self, listener: Listener | None, reason: CloseReason, text: str) -> None:
         """Queue ``ended`` for a member's connection (after this turn's deliveries to it)."""
@@ -875,6 +880,32 @@ class Room:
             self._hold(member, hold)
         self._sync_timers()
         self._changed()
+
+
+def _fan_out(room_id: str, fan_out: Sequence[tuple[Delivery, Sequence[Listener]]]) -> None:
+    """Make one :meth:`Room._publish`'s deliveries, event by event, listener by listener (the
+    order one queued call per delivery would have had). A listener that fails is logged and
+    the others still get their events, as the outbox promises for its own calls."""
+    for delivery, listeners in fan_out:
+        for listener in listeners:
+            try:
+                listener.deliver(room_id, delivery)
+            except Exception:
+                log.exception("room %s: a listener failed on event %d; the others go on", room_id, delivery.seq)
+
+
+_VIEW_WATCHER_TYPES: dict[type, bool] = {}
+"""Whether a listener class is a :class:`ViewWatcher`, learnt once per class: the room asks
+after every input for every member, and ``isinstance`` against a runtime-checkable protocol
+inspects the class's attributes every time (a fifth of an accepted action's cost)."""
+
+
+def _watches_views(listener: Listener) -> TypeGuard[ViewWatcher]:
+    kind = type(listener)
+    known = _VIEW_WATCHER_TYPES.get(kind)
+    if known is None:
+        known = _VIEW_WATCHER_TYPES[kind] = isinstance(listener, ViewWatcher)
+    return known
 
 
 def _opt_str(value: JSON) -> str | None:
