@@ -431,7 +431,7 @@ class Room:
             actor=seat,
             before=turn_before,
             after=turn_after,
-            seats=[m.seat for m in self.members.values() if m.seat is not None],
+            seats=(m.seat for m in self.members.values() if m.seat is not None),
             numbered=enumerate(events, first_seq),
         )
         self._tell_view_watchers()
@@ -536,26 +536,26 @@ class Room:
         members = self.members.values()
         for event in events:
             self._seq += 1
-            delivery = Delivery(self._seq, event)
-            self._remember(delivery)
+            self._remember(self._seq, event)
             changed = changed or not isinstance(event, ChatSaid)
             listeners = [m.listener for m in members if m.listener is not None and event.visible_to(m.seat)]
             if listeners:
-                fan_out.append((delivery.sharing_renders() if ENCODE_ONCE else delivery, listeners))
+                # a fresh render cache shared by this fan-out (Delivery.sharing_renders)
+                fan_out.append((Delivery(self._seq, event, {} if ENCODE_ONCE else None), listeners))
         if fan_out:
             self._outbox.send(self.room_id, partial(_fan_out, self.room_id, fan_out))
         if changed and self.on_change is not None:
             self.on_change(self)
 
-    def _remember(self, delivery: Delivery) -> None:
-        """Keep ``delivery``'s event for :meth:`deliveries_since` (see :data:`HISTORY_TRIM`)."""
+    def _remember(self, seq: int, event: Event) -> None:
+        """Keep event number ``seq`` for :meth:`deliveries_since` (see :data:`HISTORY_TRIM`)."""
         history = self._history
         if not history:
-            self._history_seq = delivery.seq
-        history.append(delivery.event)
+            self._history_seq = seq
+        history.append(event)
         if len(history) >= HISTORY_LIMIT + HISTORY_TRIM:
             del history[:-HISTORY_LIMIT]
-            self._history_seq = delivery.seq + 1 - HISTORY_LIMIT
+            self._history_seq = seq + 1 - HISTORY_LIMIT
 
     def _tell_view_watchers(self) -> None:
         for member in self.members.values():
@@ -573,7 +573,10 @@ class Room:
     def _sync_timers(self) -> None:
         if self.timers_held and not self.closed:
             return
-        wanted = {t.key: t.seconds for t in ([] if self.closed else self.state.pending_timers())}
+        pending = () if self.closed else self.state.pending_timers()
+        if not self._restored_deadlines and self._timers.keys() == {t.key for t in pending}:
+            return  # the armed timers are the wanted ones (most inputs change no timer)
+        wanted = {t.key: t.seconds for t in pending}
         for key in [k for k in self._timers if k not in wanted]:
             self._timers.pop(key)[0].cancel()
         restored, self._restored_deadlines = self._restored_deadlines, {}

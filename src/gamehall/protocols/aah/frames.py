@@ -39,7 +39,7 @@ from gamehall.rules.aah.events import (
 
 def frame(command: str, *args: str) -> Frame:
     """A server frame with every argument sanitised (no NUL, ETX or other C0 control but LF)."""
-    return Frame(command, tuple(sanitize_text(arg) for arg in args))
+    return Frame(command, tuple(map(sanitize_text, args)))
 
 
 def white_frame(card: WhiteCard) -> Frame:
