@@ -193,12 +193,13 @@ def run_tree(src: Path, args: argparse.Namespace, profile: str | None = None) ->
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=raw)
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--actions", type=int, default=15000)
     parser.add_argument("--reps", type=int, default=3)
-    parser.add_argument("--baseline-src", default=None, help="a source tree's src/ (e.g. a git archive of main)")
+    parser.add_argument("--baseline-src", default=None, help="a tree's src/ (a git archive of main)")
     parser.add_argument("--profile", default=None, help="write a cProfile of one run of this tree here")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -218,7 +219,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             result = run_tree(src, args)
             rate = result["actions"] / result["cpu"]
             best[name] = max(best.get(name, 0.0), rate)
-    print(f"AAH, {args.tables} tables x {args.seats} legacy seats, {args.actions} actions, best of {args.reps}")
+    print(f"AAH, {args.tables} tables x {args.seats} legacy seats, {args.actions} actions,", end=" ")
+    print(f"best of {args.reps}")
     for name, _src in trees:
         print(f"  {name:10s} {best[name]:10,.0f} accepted actions per CPU-second")
     if args.baseline_src:

@@ -894,7 +894,7 @@ def _fan_out(room_id: str, fan_out: Sequence[tuple[Delivery, Sequence[Listener]]
             try:
                 listener.deliver(room_id, delivery)
             except Exception:
-                log.exception("room %s: a listener failed on event %d; the others go on", room_id, delivery.seq)
+                log.exception("room %s: a listener failed on event %d", room_id, delivery.seq)
 
 
 _VIEW_WATCHER_TYPES: dict[type, bool] = {}
