@@ -386,9 +386,7 @@ class Room:
         if seq is not None:
             self._stale.check(seat, seq)
         data = self.game_type.actions.encode(action)
-        # An action rarely changes what info() says; re-index only when it may have (a seat
-        # released by the game, the game over). Checked cheaply so play costs no index work.
-        before = (len(self.members), self.state.started, self.state.finished)
+        before = self._info_mark()
         try:
             self._input("act", seat, data, lambda: self.state.apply(seat, action))
         except RuleError as exc:
@@ -396,8 +394,14 @@ class Room:
                 self.referee.refused(seat, exc.code)
             raise
         finally:
-            if (len(self.members), self.state.started, self.state.finished) != before:
+            if self._info_mark() != before:
                 self._changed()
+
+    def _info_mark(self) -> tuple[int, bool, bool]:
+        """What of :meth:`info` an action or a game timer may change: the members (a seat the
+        game released), whether the game started or finished. Play rarely changes it, so the
+        directory re-indexes the room (:meth:`_changed`) only when the mark differs."""
+        return len(self.members), self.state.started, self.state.finished
 
     def chat(self, sender: str, text: str) -> None:
         """Room chat goes through the numbered stream (so resume replays it) but not the game log."""
@@ -591,10 +595,12 @@ class Room:
         self._timers.pop(key, None)
         if self.closed:
             return
+        before = self._info_mark()
         try:
             self._fire_now(key)
         finally:
-            self._changed()
+            if self._info_mark() != before:
+                self._changed()
 
     def _fire_now(self, key: str) -> None:
         try:
