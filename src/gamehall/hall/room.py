@@ -910,6 +910,7 @@ inspects the class's attributes every time (a fifth of an accepted action's cost
 
 
 def _watches_views(listener: Listener) -> TypeGuard[ViewWatcher]:
+    """``isinstance(listener, ViewWatcher)``, asked once per listener class."""
     kind = type(listener)
     known = _VIEW_WATCHER_TYPES.get(kind)
     if known is None:

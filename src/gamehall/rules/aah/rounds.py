@@ -98,9 +98,9 @@ def awaited_picker_seats(table: TableState) -> frozenset[Seat]:
     assert rnd is not None
     czar, pick, submissions = rnd.czar, rnd.black.pick, rnd.submissions
     return frozenset(
-        seat
-        for seat, rec in table.seats.items()
-        if rec.present and not rec.released and seat != czar and len(submissions.get(seat, ())) < pick
+        rec.seat
+        for rec in table.seats.values()
+        if rec.present and not rec.released and rec.seat != czar and len(submissions.get(rec.seat, ())) < pick
     )
 
 
