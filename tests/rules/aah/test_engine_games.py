@@ -285,6 +285,7 @@ def test_to_move_names_exactly_the_present_non_czar_seats_still_picking() -> Non
     """``to_move()`` is asked twice per input (stale-action marks), so it is computed in one
     pass; it must still name exactly the seats ``awaited_pickers`` names, through drops,
     returns, leaves, multi-card prompts and timeouts."""
+
     def same_pickers(table: AahTable, _step: Step) -> None:
         t = table._t
         if t.phase is Phase.PICK:
