@@ -102,6 +102,10 @@ class State(enum.Enum):
     CLOSING = "closing"
 
 
+_ENDING = (SeatKicked, TableClosed)
+"""The events after which :meth:`AahDialogue.deliver` may end the connection's place."""
+
+
 class AahDialogue:
     """The legacy AAH protocol for one TCP connection (see the module docstring)."""
 
@@ -187,6 +191,8 @@ class AahDialogue:
         try:
             key = render_key(event, seat)
             self._send_encoded(delivery.rendered(key, lambda: self._encode(table_frames(event, seat))))
+            if not isinstance(event, _ENDING):
+                return
             if isinstance(event, SeatKicked) and event.seat == self.seat:
                 self._close(dropped=True)
             elif isinstance(event, TableClosed):

@@ -42,7 +42,7 @@ def frame(command: str, *args: str) -> Frame:
     A known command without arguments is the codec's shared instance (``PONG``, ``ACKN``)."""
     if not args:
         return bare_frame(command) or Frame(command)
-    return Frame(command, tuple(sanitize_text(arg) for arg in args))
+    return Frame(command, tuple(map(sanitize_text, args)))
 
 
 def white_frame(card: WhiteCard) -> Frame:
