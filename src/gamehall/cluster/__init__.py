@@ -3,7 +3,8 @@
 Imported only when the server is started with ``--redis``.
 """
 
+from gamehall.cluster.adoption import Adoption
 from gamehall.cluster.leases import Lease, RoomLeases
 from gamehall.cluster.node import ClusterError, Node, default_node_id, open_node
 
-__all__ = ["ClusterError", "Lease", "Node", "RoomLeases", "default_node_id", "open_node"]
+__all__ = ["Adoption", "ClusterError", "Lease", "Node", "RoomLeases", "default_node_id", "open_node"]

@@ -155,19 +155,23 @@ def restore_rooms(hall: Hall) -> int:
     """Rebuild every unfinished room of ``hall``'s store (see the module docstring). A room
     whose game this hall does not serve, or whose log cannot be replayed, stays in the store
     untouched (and is logged). Returns how many rooms came back."""
-    count = 0
-    for record in hall.store.unfinished_rooms():
-        if record.game not in hall.game_types:
-            log.warning("room %s: game %s is not served; left in the store", record.room_id, record.game)
-            continue
-        try:
-            room = restore_room(hall, record)
-        except Exception:
-            log.exception("room %s: could not be rebuilt from its log; left in the store", record.room_id)
-            continue
-        count += 1
-        log.info("room %s (%s) rebuilt from %d log entries", room.room_id, record.game, len(record.entries))
-    return count
+    return sum(restore_record(hall, record) is not None for record in hall.store.unfinished_rooms())
+
+
+def restore_record(hall: Hall, record: RoomRecord) -> Room | None:
+    """:func:`restore_room`, or ``None`` (logged) when ``hall`` does not serve the room's game
+    or its log cannot be replayed: the room stays in the store untouched. Used at a restart
+    and when a node adopts a room whose owner died (:mod:`gamehall.cluster.adoption`)."""
+    if record.game not in hall.game_types:
+        log.warning("room %s: game %s is not served; left in the store", record.room_id, record.game)
+        return None
+    try:
+        room = restore_room(hall, record)
+    except Exception:
+        log.exception("room %s: could not be rebuilt from its log; left in the store", record.room_id)
+        return None
+    log.info("room %s (%s) rebuilt from %d log entries", room.room_id, record.game, len(record.entries))
+    return room
 
 
 def restore_room(hall: Hall, record: RoomRecord) -> Room:

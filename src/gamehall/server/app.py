@@ -7,7 +7,9 @@ installed by the CLI when available). In order, :meth:`Server.start`:
    ``postgresql://`` URL, unless one is given), with ``--redis`` joins the other nodes
    (:mod:`gamehall.cluster`: this node's room leases, renewed in the background), and
    builds the hall on a :class:`~gamehall.server.clock.LoopClock`, with in-process bots;
-2. rebuilds every unfinished room from its log (``hall.restore()``);
+2. rebuilds every unfinished room from its log (``hall.restore()``; on a node of several
+   only the rooms it takes the lease of, then every ``ttl / 2`` those whose owner died:
+   :mod:`gamehall.cluster.adoption`);
 3. for every protocol in the plan, builds its services (``spec.open``, see
    :mod:`gamehall.protocols._spec`: one object per protocol and server, lent the hall, the
    clock and the protocol accounts, handed to every dialogue of that protocol; kept in
@@ -63,7 +65,7 @@ from gamehall.store.accounts import MemoryAccounts
 from gamehall.store.base import Store
 
 if TYPE_CHECKING:  # imported at run time only with --redis: one node loads no Redis client
-    from gamehall.cluster import Node
+    from gamehall.cluster import Adoption, Node
 
 log = logging.getLogger("gamehall.server")
 
@@ -132,6 +134,8 @@ class Server:
         self._preparation: asyncio.Task[list[str]] | None = None
         self.node: Node | None = None
         """This node's id and room leases when run with ``--redis`` (docs/scale-out.md)."""
+        self.adoption: Adoption | None = None
+        """With ``--redis``: this node's periodic adoption of rooms whose owner died."""
         self.contests = ContestBoard()
         """The contests this process shows (``/api/contests``, ``/contest/ID``, the lobby):
         the hall's own board (``hall.contests``), kept up to date by the hall side's
@@ -174,7 +178,7 @@ class Server:
             self.node.leases.start()
             self.metrics.watch_node(self.node.node_id, self.node.rooms_owned)
         contest_hall(hall, accounts=self._accounts_for_protocols)  # cg contest entrants' accounts
-        restored = hall.restore()
+        restored = await self._restore(hall)
         hall.flush()  # what the restore released (lobby seats) is committed before anyone connects
         if restored:
             log.info("%d unfinished room(s) rebuilt from the store", restored)
@@ -186,6 +190,8 @@ class Server:
                 await self._start_web(hall, resources)
         except BaseException:
             await self._close_listeners()
+            if self.adoption is not None:
+                await self.adoption.stop()
             if self.node is not None:
                 await self.node.close()
             self._store.close()
@@ -195,6 +201,19 @@ class Server:
         # stall all tables (gamehall.server.collector).
         self.collector.start()
         self._prepare_dictionaries(hall)
+
+    async def _restore(self, hall: Hall) -> int:
+        """Rebuild the unfinished rooms: all of them on one node; on a node of several only
+        those it takes the lease of, and from then on, every ``ttl / 2``, those whose owner
+        died (:mod:`gamehall.cluster.adoption`)."""
+        if self.node is None:
+            return hall.restore()
+        from gamehall.cluster import Adoption
+
+        self.adoption = Adoption(hall, self.node.leases)
+        restored = await self.adoption.scan()
+        self.adoption.start()
+        return restored
 
     async def _join_nodes(self) -> None:
         """Connect to Redis for this node's room leases (the store is closed again if Redis
@@ -283,10 +302,19 @@ class Server:
 
     async def stop(self, text: str = SHUTDOWN_TEXT) -> None:
         """Stop accepting, close every room and connection (``text`` is the goodbye), wait up
-        to :data:`DRAIN_TIMEOUT_S` for the goodbyes to flush, close the store. Idempotent."""
+        to :data:`DRAIN_TIMEOUT_S` for the goodbyes to flush, close the store. Idempotent.
+
+        On a node this is the *drain*: it stops adopting; the rooms close here (their logs
+        stay unfinished) and every connection is cut at once, without a goodbye, so that each
+        client reconnects by its protocol's crash rules (in the game protocols a goodbye says
+        "game over", and the client would not come back); each closed room's lease is released
+        as soon as its last writes are committed, so another node adopts the rooms at its next
+        scan (every ``ttl / 2``) instead of after the ttl."""
         if self._stopped:
             return
         self._stopped = True
+        if self.adoption is not None:
+            await self.adoption.stop()
         self.collector.stop()
         log.info("stopping: no new connections; closing rooms")
         if self._preparation is not None and not self._preparation.done():
@@ -299,6 +327,8 @@ class Server:
         if self._hall is not None:
             try:
                 self._hall.shutdown(text)
+                if self.node is not None:
+                    self.tracker.abort_all()  # the drain (see the docstring)
                 self._hall.flush()  # commit what is queued, then the goodbyes
             except Exception:
                 log.exception("the hall failed to shut down cleanly; closing connections anyway")

@@ -68,6 +68,12 @@ class ConnectionTracker:
         for connection in list(self._open.values()):
             connection.close()
 
+    def abort_all(self) -> None:
+        """End every connection at once, unflushed: to its client it looks like a crash (a
+        node's drain, where the clients must reconnect rather than hear "game over")."""
+        for connection in list(self._open.values()):
+            connection.abort()
+
     async def drain(self, timeout: float) -> int:
         """Close every connection, wait up to ``timeout`` seconds for them to end, abort the
         rest. Returns how many had to be aborted."""
