@@ -20,6 +20,7 @@ a node restores only the rooms it can take the lease of.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import TYPE_CHECKING
 
@@ -43,6 +44,7 @@ class Adoption:
         self.interval = leases.ttl / 2
         """Seconds between two scans: a dead owner's rooms come back within ttl + interval."""
         self._task: asyncio.Task[None] | None = None
+        self._stopping = asyncio.Event()
 
     async def scan(self) -> int:
         """Adopt every unfinished room of the store that no node holds; returns how many came
@@ -88,17 +90,24 @@ class Adoption:
     def start(self) -> None:
         """Scan every :attr:`interval` seconds on the running loop until :meth:`stop`."""
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run())
+            self._stopping = asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(self._run(self._stopping))
 
     async def stop(self) -> None:
+        """Stop scanning. Besides cancelling the task, it is told to stop by an event: a
+        cancellation that lands inside a Redis call can be swallowed by the client library."""
         if self._task is not None:
+            self._stopping.set()
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
 
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval)
+    async def _run(self, stopping: asyncio.Event) -> None:
+        while not stopping.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stopping.wait(), self.interval)
+            if stopping.is_set():
+                return
             try:
                 await self.scan()
             except Exception:  # a store hiccup or a bug must not end failover for good
