@@ -279,9 +279,9 @@ class BoggleTable(WordsTable):
         return NOBODY
 
     def moved_this_turn(self, seat: Seat) -> bool:
-        """Whether ``seat`` sent a word in the open round (:class:`~gamehall.rules._core.HeldTurn`): it stays in
-        ``to_move`` to send more, but it has answered. Between rounds nobody has moved, so the
-        operator's ``start_turn`` is owed like any move."""
+        """Whether ``seat`` sent a word in the open round
+        (:class:`~gamehall.rules._core.HeldTurn`): it stays in ``to_move`` to send more, but it
+        has answered. Between rounds nobody has moved: the operator owes ``start_turn``."""
         return self.phase in (Phase.OPEN, Phase.GRACE) and bool(self.found.get(seat))
 
     def _view_mode(self, seat: Seat | None) -> dict[str, JSON]:

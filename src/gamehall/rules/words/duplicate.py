@@ -237,8 +237,9 @@ class DuplicateTable(WordsTable):
         return ToMove(frozenset(s for s in self.seated() if s not in self.submissions), "moves")
 
     def moved_this_turn(self, seat: Seat) -> bool:
-        """Whether ``seat`` has a submission standing in the open turn (:class:`~gamehall.rules._core.HeldTurn`): an
-        empty MOVES withdraws it, and the seat owes a move again."""
+        """Whether ``seat`` has a submission standing in the open turn
+        (:class:`~gamehall.rules._core.HeldTurn`): an empty MOVES withdraws it, and the seat
+        owes a move again."""
         return self.phase in (Phase.OPEN, Phase.GRACE) and seat in self.submissions
 
     def _view_mode(self, seat: Seat | None) -> dict[str, JSON]:
