@@ -20,7 +20,7 @@ from gamehall.games import game_types
 from gamehall.hall.hall import Hall, Session
 from gamehall.hall.room import Room
 from gamehall.protocols._core import HallError
-from gamehall.rules._core import JSON, Action, HeldTurn, RuleError
+from gamehall.rules._core import JSON, Action, HeldTurn, RuleError, Seat
 from gamehall.rules.words import BoggleTable, DuplicateTable, Moves, ScrabbleTable, StartTurn, new_game
 from gamehall.rules.words.boggle import best_word
 from gamehall.rules.words.movegen import best_move
@@ -52,27 +52,30 @@ def seated(hall: Hall, room: Room, game: GameOrder) -> dict[int, Session]:
     return sessions
 
 
-Answer = Callable[[Room], Action | None]
-"""The early seat's answer to what the room shows now (``None``: it owes nothing now)."""
+Answer = Callable[[Room, Seat], Action | None]
+"""A seat's answer to what the room shows now (``None``: it sends nothing now)."""
 
 
-async def contest_game(config: Mapping[str, JSON], seats: tuple[str, str], answer: Answer) -> GameReport:
-    """Referee one words game where seat 0 answers every request at once (``answer``) and
-    then waits for the turn to end, and seat 1 sits at the table and never sends anything."""
+async def contest_game(
+    config: Mapping[str, JSON], seats: tuple[str, str], answers: Mapping[Seat, Answer]
+) -> GameReport:
+    """Referee one words game where each seat of ``answers`` acts as its answer says, looked at
+    every 50 ms; any other seat sits at the table and never sends anything (a sleeper)."""
     hall = Hall(games=game_types(), store=MemoryStore(), clock=LoopClock())
     game = order("words", "jduplicate", seats, config=config, deadlines=CLOCKS)
     playing, room = await started(hall, game)
-    early = seated(hall, room, game)[EARLY]
+    sessions = seated(hall, room, game)
 
-    async def play_early() -> None:
+    async def play() -> None:
         while not room.closed:
-            action = answer(room)
-            if action is not None:
-                with contextlib.suppress(HallError, RuleError):  # the turn closed meanwhile
-                    early.act(room.room_id, action)
+            for seat, answer in answers.items():
+                action = answer(room, seat) if seat in room.state.seat_names() else None
+                if action is not None:
+                    with contextlib.suppress(HallError, RuleError):  # the turn closed meanwhile
+                        sessions[seat].act(room.room_id, action)
             await asyncio.sleep(0.05)
 
-    driver = asyncio.create_task(play_early())
+    driver = asyncio.create_task(play())
     try:
         report = await asyncio.wait_for(playing, timeout=40)
     finally:
@@ -82,11 +85,11 @@ async def contest_game(config: Mapping[str, JSON], seats: tuple[str, str], answe
     return report
 
 
-def duplicate_top(room: Room) -> Action | None:
+def duplicate_top(room: Room, seat: Seat) -> Action | None:
     """The top of the open turn, once per turn (a submission stands until the turn closes)."""
     table = room.state
     assert isinstance(table, DuplicateTable)
-    if table.phase is not Phase.OPEN or table.moved_this_turn(EARLY):
+    if table.phase is not Phase.OPEN or table.moved_this_turn(seat):
         return None
     top = best_move(table.board, table.rack, table.lexicon, table.letters)
     if top is None:
@@ -94,14 +97,14 @@ def duplicate_top(room: Room) -> Action | None:
     return Moves(tuple((row, col, tile.glyph) for (row, col), tile in top.placed()))
 
 
-def boggle_word(room: Room) -> Action | None:
+def boggle_word(room: Room, seat: Seat) -> Action | None:
     """One word per round (the round stays open until its time is up), and the operator's
     start of the next round."""
     table = room.state
     assert isinstance(table, BoggleTable)
     if table.phase is Phase.WAIT_START:
         return StartTurn()
-    if table.phase is not Phase.OPEN or table.moved_this_turn(EARLY):
+    if table.phase is not Phase.OPEN or table.moved_this_turn(seat):
         return None
     found = best_word(table.grid, table.lexicon)
     assert found is not None
@@ -109,12 +112,12 @@ def boggle_word(room: Room) -> Action | None:
     return Moves(tuple((row, col, table.grid[row][col]) for row, col in path))
 
 
-def scrabble_move(room: Room) -> Action | None:
+def scrabble_move(room: Room, seat: Seat) -> Action | None:
     table = room.state
     assert isinstance(table, ScrabbleTable)
-    if table.phase is not Phase.OPEN or table.current != EARLY:
+    if table.phase is not Phase.OPEN or table.current != seat:
         return None
-    top = best_move(table.board, tuple(table.racks[EARLY]), table.lexicon, table.letters)
+    top = best_move(table.board, tuple(table.racks[seat]), table.lexicon, table.letters)
     tiles = () if top is None else tuple((row, col, tile.glyph) for (row, col), tile in top.placed())
     return Moves(tiles)
 
@@ -128,7 +131,7 @@ TIMEOUT = {"result": "forfeit", "reason": "timeout"}
 
 async def test_duplicate_sleeper_times_out_inside_the_turn_and_the_early_mover_does_not() -> None:
     config = {"preset": "DupEN", **QUICK, "end_turn_when_all_moved": True}
-    report = await contest_game(config, ("early1", "sleep1"), duplicate_top)
+    report = await contest_game(config, ("early1", "sleep1"), {EARLY: duplicate_top})
     assert ends(report)[SLEEPER] == TIMEOUT
     assert ends(report)[EARLY] == {"result": "normal"}
     assert report.seats[EARLY].soft_timeouts == 0 and report.seats[EARLY].rank == 1
@@ -138,7 +141,7 @@ async def test_boggle_sleeper_times_out_and_a_seat_that_sent_a_word_waits_out_th
     # A boggle round never closes early: the early seat waits TURN_S after its word, longer
     # than hard_s, while it stays "to move" the whole round.
     config = {"preset": "BogEN", **QUICK, "rounds": 2}
-    report = await contest_game(config, ("early2", "sleep2"), boggle_word)
+    report = await contest_game(config, ("early2", "sleep2"), {EARLY: boggle_word})
     assert ends(report)[SLEEPER] == TIMEOUT
     assert ends(report)[EARLY] == {"result": "normal"}
     assert report.termination == "normal"
@@ -146,9 +149,50 @@ async def test_boggle_sleeper_times_out_and_a_seat_that_sent_a_word_waits_out_th
 
 async def test_scrabble_keeps_the_plain_rule_one_seat_one_move() -> None:
     config = {"preset": "ScrEN", **QUICK}
-    report = await contest_game(config, ("early3", "sleep3"), scrabble_move)
+    report = await contest_game(config, ("early3", "sleep3"), {EARLY: scrabble_move})
     assert ends(report)[SLEEPER] == TIMEOUT
     assert ends(report)[EARLY] != TIMEOUT
+
+
+class Withdrawer:
+    """Submits the top at once in turn 1, takes it back (an empty MOVES) ``after`` seconds
+    later, and sends nothing more."""
+
+    def __init__(self, after: float) -> None:
+        self.after = after
+        self.sent_at: float | None = None
+        self.withdrawn = False
+
+    def __call__(self, room: Room, seat: Seat) -> Action | None:
+        now = asyncio.get_running_loop().time()
+        if self.sent_at is None:
+            self.sent_at = now
+            return duplicate_top(room, seat)
+        if not self.withdrawn and now - self.sent_at >= self.after:
+            self.withdrawn = True
+            return Moves(())
+        return None
+
+
+async def test_a_duplicate_move_withdrawn_resumes_the_turns_clock_instead_of_a_fresh_one() -> None:
+    # Withdrawn at 2.5 s: the clock that ran from the turn's start ends the seat at 3 s, inside
+    # turn 1; a fresh clock (2.5 + 3 s) would outlast the turn (5 s, no grace) into turn 2.
+    # The other seat moves only after the withdrawal, so turn 1 does not close early.
+    withdrawer = Withdrawer(after=2.5)
+    released: list[int] = []
+
+    def after_the_withdrawal(room: Room, seat: Seat) -> Action | None:
+        table = room.state
+        assert isinstance(table, DuplicateTable)
+        if SLEEPER not in table.seat_names() and not released:
+            released.append(table.turn)
+        return duplicate_top(room, seat) if withdrawer.withdrawn else None
+
+    config = {"preset": "DupEN", **QUICK, "grace_s": 0.0, "end_turn_when_all_moved": True}
+    answers = {EARLY: after_the_withdrawal, SLEEPER: withdrawer}
+    report = await contest_game(config, ("early4", "taker4"), answers)
+    assert ends(report)[SLEEPER] == TIMEOUT
+    assert released == [1]
 
 
 def test_only_the_turn_held_modes_answer_the_held_turn_query() -> None:

@@ -418,14 +418,17 @@ class Referee:
         turn = held.turn if held is not None else None
         now = self._clock.now()
         for seat in self._logins:
-            if seat in self._forfeited or seat not in to_move.seats:
+            moved = held is not None and held.moved_this_turn(seat)
+            # A seat that moved in a held turn keeps its (stopped) clock even where to_move
+            # drops it (duplicate): a withdrawn move must not come back to a fresh window.
+            if seat in self._forfeited or not (moved or seat in to_move.seats):
                 self._stop_clock(seat)
                 continue
             clock = self._clocks.get(seat)
             if clock is None or clock.kind != to_move.kind or clock.turn != turn:
                 self._stop_clock(seat)
                 clock = self._clocks[seat] = _Clock(to_move.kind, turn, now, None)
-            if held is not None and held.moved_this_turn(seat):
+            if moved:
                 self._answer(seat)
             elif clock.hard is None:  # a new clock, or a held-turn move withdrawn: it runs on
                 left = max(0.0, self.deadlines.hard_s - (now - clock.since))
