@@ -6,6 +6,7 @@ same write, behind that answer (docs/architecture.md, "The turn of the loop").""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from server_echo import EchoDialogue
 
@@ -26,9 +27,10 @@ async def test_the_hook_runs_before_the_write_and_its_deliveries_share_it() -> N
         dialogues.append(dialogue)
         return dialogue
 
-    def before_write() -> None:  # stands in for Hall.flush: it delivers to the connection
+    def before_write(resume: Callable[[], None]) -> bool:  # stands in for Hall.write_barrier
         flushes.append(len(flushes))
-        dialogues[0].wire.send(b"delivered\n")
+        dialogues[0].wire.send(b"delivered\n")  # its flush delivers to the connection
+        return True  # everything committed
 
     metrics = ServerMetrics()
     metrics.add_protocol("echo")

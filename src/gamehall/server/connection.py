@@ -71,6 +71,11 @@ log = logging.getLogger("gamehall.server")
 DialogueFactory = Callable[[Wire], Dialogue]
 """Builds a connection's dialogue; the server binds the hall and the clock beforehand."""
 
+WriteBarrier = Callable[[Callable[[], None]], bool]
+"""``barrier(resume)``, run before a connection writes (the hall's
+:meth:`~gamehall.hall.outbox.Outbox.barrier`): ``True`` when what is queued may be written now;
+``False`` when it waits for a commit, and ``resume()`` is called once it may."""
+
 
 class TcpConnection(asyncio.Protocol):
     """A client connection of one TCP protocol (see the module docstring).
@@ -128,11 +133,12 @@ class TcpConnection(asyncio.Protocol):
         metrics: ServerMetrics,
         tracker: ConnectionTracker,
         executor: Executor | None = None,
-        before_write: Callable[[], None] | None = None,
+        before_write: WriteBarrier | None = None,
     ) -> None:
-        """``before_write`` runs before each write to the socket: the hall's outbox flush, so
-        that no byte (a dialogue's own answer included) leaves before the commit of what the
-        input it answers changed."""
+        """``before_write`` runs before each write to the socket: the hall's write barrier
+        (:meth:`~gamehall.hall.outbox.Outbox.barrier`: flush the outbox, and wait for a
+        background commit), so that no byte (a dialogue's own answer included) leaves before
+        the commit of what the input it answers changed."""
         self.protocol = protocol
         self._before_write = before_write
         self.connection_id = next_connection_id(protocol)
@@ -423,16 +429,32 @@ class TcpConnection(asyncio.Protocol):
     def _flush(self) -> None:
         self._flush_scheduled = False
         if self._before_write is not None and self._pending:
-            self._before_write()
+            held = len(self._pending)
+            if not self._before_write(lambda: self._committed(held)):
+                self._flush_scheduled = True  # frames queue up meanwhile; the commit resumes us
+                return
+        self._write_frames(len(self._pending))
+
+    def _committed(self, held: int) -> None:
+        """The commit the write barrier waited for has finished: the ``held`` frames queued
+        before the barrier may leave; later ones pass the barrier again."""
+        self._flush_scheduled = False
+        if self._closing:
+            return  # the close waits for its own barrier and writes everything then
+        self._write_frames(held)
+        self._schedule_flush()
+
+    def _write_frames(self, limit: int) -> None:
+        """Write up to ``limit`` queued frames, at most ``max_flush_bytes`` in one write."""
         if self._paused or self._lost or self._transport is None or not self._pending:
             return
         cap = self._limits.max_flush_bytes
-        if cap <= 0 or self._pending_bytes <= cap:
+        if limit >= len(self._pending) and (cap <= 0 or self._pending_bytes <= cap):
             self._flush_all()
             return
         count = size = 0
-        for frame in self._pending:
-            if count and size + len(frame) > cap:
+        for frame in self._pending[:limit]:
+            if count and cap > 0 and size + len(frame) > cap:
                 break
             count += 1
             size += len(frame)
@@ -474,7 +496,14 @@ class TcpConnection(asyncio.Protocol):
             self._pump_handle = None
         self._backlog.clear()
         if self._before_write is not None and self._pending:
-            self._before_write()  # a closing answer, too, leaves only after the commit
+            if not self._before_write(self._finish_close):
+                return  # a closing answer, too, leaves only after the commit: it finishes us
+        self._finish_close()
+
+    def _finish_close(self) -> None:
+        """Write what is queued, then close (lingering): the second half of :meth:`_begin_close`."""
+        if self._lost or self._transport is None or self._linger_until:
+            return
         self._flush_all()
         transport = self._transport
         if self._peer_eof or not transport.can_write_eof():
@@ -530,7 +559,7 @@ def connection_factory(
     metrics: ServerMetrics,
     tracker: ConnectionTracker,
     executor: Executor | None = None,
-    before_write: Callable[[], None] | None = None,
+    before_write: WriteBarrier | None = None,
 ) -> Callable[[], TcpConnection]:
     """The protocol factory ``loop.create_server`` wants, for one listener. ``executor`` runs
     offloaded work (password hashes); ``None`` means the loop's default executor;

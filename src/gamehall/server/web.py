@@ -47,6 +47,7 @@ from gamehall.server.limits import ConnectionLimits
 from gamehall.server.metrics import CONTENT_TYPE, ServerMetrics
 from gamehall.server.replay import ReplayCache, ReplayError
 from gamehall.server.tracker import ConnectionTracker
+from gamehall.server.connection import WriteBarrier
 from gamehall.server.websocket import WebDialogueFactory, serve_websocket
 from gamehall.store.base import RoomRecord
 
@@ -93,6 +94,9 @@ class WebContext:
     replays: ReplayCache = field(default_factory=ReplayCache)
     contests: ContestApi | None = None
     """The contests' API; without it ``/api/contests`` is not routed (tests of other parts)."""
+    before_write: WriteBarrier | None = None
+    """The hall's write barrier (:meth:`~gamehall.hall.hall.Hall.write_barrier`): a WebSocket
+    writes nothing before the commit of what it answers, as a TCP connection does."""
 
 
 def default_static_dir() -> Path | None:
@@ -202,6 +206,7 @@ class _Handlers:
             context.metrics,
             context.tracker,
             context.executor,
+            context.before_write,
         )
 
     async def metrics(self, request: web.Request) -> web.Response:
