@@ -495,9 +495,8 @@ class TcpConnection(asyncio.Protocol):
             self._pump_handle.cancel()
             self._pump_handle = None
         self._backlog.clear()
-        if self._before_write is not None and self._pending:
-            if not self._before_write(self._finish_close):
-                return  # a closing answer, too, leaves only after the commit: it finishes us
+        if self._before_write is not None and self._pending and not self._before_write(self._finish_close):
+            return  # a closing answer, too, leaves only after the commit, which finishes us
         self._finish_close()
 
     def _finish_close(self) -> None:

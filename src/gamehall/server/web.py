@@ -41,13 +41,13 @@ from aiohttp import web
 from gamehall.protocols._core import RoomInfo
 from gamehall.protocols.web.messages import room_json
 from gamehall.rules._core import JSON, GameType
+from gamehall.server.connection import WriteBarrier
 from gamehall.server.contests import ContestApi
 from gamehall.server.host import HostConsole
 from gamehall.server.limits import ConnectionLimits
 from gamehall.server.metrics import CONTENT_TYPE, ServerMetrics
 from gamehall.server.replay import ReplayCache, ReplayError
 from gamehall.server.tracker import ConnectionTracker
-from gamehall.server.connection import WriteBarrier
 from gamehall.server.websocket import WebDialogueFactory, serve_websocket
 from gamehall.store.base import RoomRecord
 
