@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from recording_listener import RecordingListener
 from toy_game import TOY, Secret
+from turns import turn_by_turn
 
 from gamehall.hall import FakeClock, Hall
 from gamehall.hall.room import HISTORY_LIMIT, HISTORY_TRIM
@@ -15,7 +16,9 @@ from gamehall.store.memory import MemoryStore
 
 
 def _room_with_two() -> tuple[Hall, str, RecordingListener, RecordingListener]:
-    hall = Hall(games={"toy": TOY}, store=MemoryStore(), clock=FakeClock(), seed_source=lambda: 1)
+    hall = turn_by_turn(
+        Hall(games={"toy": TOY}, store=MemoryStore(), clock=FakeClock(), seed_source=lambda: 1)
+    )
     la, lb = RecordingListener(), RecordingListener()
     alice = hall.login("alice", la, protocol="test")
     bob = hall.login("bob", lb, protocol="test")
