@@ -91,6 +91,7 @@ class TcpConnection(asyncio.Protocol):
         "__dict__",  # made only if something sets another attribute (a test patching a method)
         "_abort_timer",
         "_backlog",
+        "_barrier_held",
         "_before_write",
         "_bytes",
         "_close_reason",
@@ -116,6 +117,7 @@ class TcpConnection(asyncio.Protocol):
         "_pending_bytes",
         "_pump_handle",
         "_reading_paused",
+        "_resume_writing",
         "_tracker",
         "_transport",
         "connection_id",
@@ -141,6 +143,8 @@ class TcpConnection(asyncio.Protocol):
         the commit of what the input it answers changed."""
         self.protocol = protocol
         self._before_write = before_write
+        self._barrier_held = 0  # frames queued before a barrier that waits for a commit
+        self._resume_writing = self._committed  # made once: the barrier keeps it while it waits
         self.connection_id = next_connection_id(protocol)
         self._factory = factory
         self._limits = limits
@@ -429,19 +433,19 @@ class TcpConnection(asyncio.Protocol):
     def _flush(self) -> None:
         self._flush_scheduled = False
         if self._before_write is not None and self._pending:
-            held = len(self._pending)
-            if not self._before_write(lambda: self._committed(held)):
+            self._barrier_held = len(self._pending)
+            if not self._before_write(self._resume_writing):
                 self._flush_scheduled = True  # frames queue up meanwhile; the commit resumes us
                 return
         self._write_frames(len(self._pending))
 
-    def _committed(self, held: int) -> None:
-        """The commit the write barrier waited for has finished: the ``held`` frames queued
-        before the barrier may leave; later ones pass the barrier again."""
+    def _committed(self) -> None:
+        """The commit the write barrier waited for has finished: the frames queued before the
+        barrier may leave; later ones pass the barrier again."""
         self._flush_scheduled = False
         if self._closing:
             return  # the close waits for its own barrier and writes everything then
-        self._write_frames(held)
+        self._write_frames(self._barrier_held)
         self._schedule_flush()
 
     def _write_frames(self, limit: int) -> None:
