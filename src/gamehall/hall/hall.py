@@ -480,8 +480,8 @@ class Hall:
         self.outbox.send(None, partial(call, *args))
 
     def flush(self) -> None:
-        """Commit this turn's writes and make its listener calls now (the server before it
-        writes to a socket, and at shutdown; tests on a fake clock). See :class:`Outbox`."""
+        """Commit this turn's writes and make its listener calls now (at start and shutdown;
+        tests on a fake clock; connections use :meth:`write_barrier`). See :class:`Outbox`."""
         self.outbox.flush()
 
     def write_barrier(self, resume: Callable[[], None]) -> bool:
