@@ -1,4 +1,4 @@
-"""The ``gamehall`` command: ``serve``, ``bots`` and ``replay``.
+"""The ``gamehall`` command: ``serve``, ``bots``, ``replay`` and ``contest run|replay``.
 
 ``serve`` reads its settings from defaults < a TOML file (``--config``) < ``GAMEHALL_*``
 environment variables < flags (see :mod:`gamehall.config`), and refuses unknown keys or
@@ -28,7 +28,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    handler = {"serve": _serve, "bots": _bots, "replay": _replay_to_pipe}[args.command]
+    if args.command == "contest" and args.contest_command is None:
+        print("gamehall contest: say run or replay (gamehall contest run --help)", file=sys.stderr)
+        return 2
+    handler = {"serve": _serve, "bots": _bots, "replay": _replay_to_pipe, "contest": _contest}[args.command]
     return handler(args)
 
 
@@ -55,7 +58,55 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("room_id")
     replay.add_argument("--db", default=os.environ.get("GAMEHALL_DB", "./gamehall.db"), metavar="PATH")
     replay.add_argument("--events", action="store_true", help="also replay the log and print every event")
+    _contest_parser(commands)
     return parser
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65534:
+        raise argparse.ArgumentTypeError(f"must be 0 to 65534, not {value}")
+    return value
+
+
+def _contest_parser(commands: Any) -> None:
+    from gamehall.contest.schedule import FORMATS
+
+    contest = commands.add_parser("contest", help="bot contests: run one, or replay one from its logs")
+    actions = contest.add_subparsers(dest="contest_command")
+    run = actions.add_parser("run", help="run a contest on a server of its own (docs/contest.md)")
+    run.add_argument("--game", required=True, choices=[e.game_id for e in GAMES])
+    who = run.add_mutually_exclusive_group(required=True)
+    who.add_argument("--entrants", metavar="FILE", help="the entrants file (TOML)")
+    who.add_argument("--demo", action="store_true", help="the project's own bots of graded strength")
+    run.add_argument("--format", default="round-robin", choices=FORMATS, dest="format_name")
+    run.add_argument(
+        "--games-per-pairing", type=_positive, metavar="N", help="default: the table's seat count"
+    )
+    run.add_argument(
+        "--rounds", type=_positive, metavar="N", help="swiss rounds (default: log2 of the field)"
+    )
+    run.add_argument("--seed", type=int, default=1, metavar="S")
+    run.add_argument("--out", default=None, metavar="DIR", help="default: ./contest-GAME-SEED")
+    run.add_argument("--parallel", type=_positive, default=1, metavar="K", help="games at once")
+    run.add_argument(
+        "--port-base",
+        type=_port,
+        metavar="B",
+        help="the game on port B, the browser on B+1 (0: any free ports)",
+    )
+    run.add_argument(
+        "--organiser", default="organiser", metavar="NAME", help="the login that may stop it in the browser"
+    )
+    replay = actions.add_parser("replay", help="recompute every result and the standings from the logs")
+    replay.add_argument("directory", metavar="DIR")
 
 
 # ------------------------------------------------------------------------------------ serve
@@ -116,6 +167,89 @@ def _bots(args: argparse.Namespace) -> int:
         return asyncio.run(play_and_report(args.game, host or "127.0.0.1", port, args, sys.stdout))
     except KeyboardInterrupt:  # --games 0 runs until interrupted; the summary was printed
         return 0
+
+
+# ---------------------------------------------------------------------------------- contest
+
+
+def _contest(args: argparse.Namespace) -> int:
+    return _contest_run(args) if args.contest_command == "run" else _contest_replay(args)
+
+
+def _contest_run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from gamehall.contest.entrants import EntrantsError, load_entrants
+    from gamehall.contest.launch import (
+        LaunchError,
+        RunOptions,
+        check_out_dir,
+        demo_entrants,
+        expected_order_holds,
+        plan_contest,
+        run_contest,
+    )
+    from gamehall.contest.profiles import profile_for
+    from gamehall.contest.standings import render_table
+
+    out_dir = Path(args.out or f"contest-{args.game}-{args.seed}")
+    try:
+        entrants = demo_entrants(args.game) if args.demo else load_entrants(args.entrants)
+        games = args.games_per_pairing
+        if args.demo and games is None:  # twice round the seats: the grading shows through the luck
+            games = 2 * profile_for(args.game).seats
+        options = RunOptions(
+            game=args.game,
+            format_name=args.format_name,
+            entrants=entrants,
+            out_dir=out_dir,
+            seed=args.seed,
+            parallel=args.parallel,
+            games_per_pairing=games,
+            rounds=args.rounds,
+            port_base=args.port_base,
+            organiser=args.organiser,
+        )
+        plan, contest_format = plan_contest(options)
+        check_out_dir(out_dir)
+        logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        result = asyncio.run(run_contest(plan, contest_format, port_base=args.port_base))
+    except (EntrantsError, LaunchError) as exc:
+        print(f"gamehall contest: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"gamehall contest: cannot start: {exc}", file=sys.stderr)
+        return 1
+    sys.stdout.write(render_table(result.standings))
+    for note in result.notes:
+        print(f"note: {note}")
+    print(f"{len(result.reports)} game(s), {result.failures} with a failure; results in {out_dir}/")
+    if args.demo:
+        held = expected_order_holds(result.standings)
+        print(
+            "demo: the graded order "
+            + ("came out" if held else "did NOT come out (luck over too few games?)")
+        )
+    return 0
+
+
+def _contest_replay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from gamehall.contest.replay import ReplayError, replay_contest
+    from gamehall.contest.standings import render_table
+
+    try:
+        result = replay_contest(Path(args.directory))
+    except ReplayError as exc:
+        print(f"gamehall contest replay: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(render_table(result.standings))
+    for difference in result.differences:
+        print(f"DIFFERENT: {difference}")
+    verdict = "agree" if result.agrees else f"disagree in {len(result.differences)} place(s)"
+    print(f"{result.games} game(s) replayed from the logs: the results {verdict}")
+    return 0 if result.agrees else 1
 
 
 # ----------------------------------------------------------------------------------- replay

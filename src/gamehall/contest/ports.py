@@ -120,7 +120,18 @@ class ContestHall(Protocol):
         ...
 
     async def play(self, order: GameOrder) -> GameReport:
-        """Create the room with every seat reserved, wait for the game's end, report it."""
+        """Create the room with every seat reserved, wait for the game's end, report it.
+
+        The room exists, its seats reserved, before ``play`` first suspends: the runner starts
+        the entrants' processes right after that (they may connect at once).
+        """
+        ...
+
+    def register_account(self, protocol: str, login: str, password: str) -> None:
+        """Make sure ``login`` can log in over ``protocol`` with ``password`` (cg seats are
+        found by account; the other protocols have no accounts). The runner calls it for every
+        started entrant's login before ``play``; an entrant that connects on its own brings its
+        own account."""
         ...
 
     def forfeit(self, contest_id: str, login: str, reason: ForfeitReason) -> None:
