@@ -25,6 +25,8 @@ Run::
     .venv/bin/python bench/bench_aah.py --parts idle --idle 10000 --idle-joined 4000
     .venv/bin/python bench/bench_aah.py --parts profile --tables 300 --profile /tmp/aah.prof
     .venv/bin/python bench/bench_aah.py --parts joins [--join-playing] --baseline-src /tmp/base/src
+    .venv/bin/python bench/bench_aah.py --parts ping --tables 10,100 --duration 5 \
+        --baseline-src ../main/src --ping-rounds 2   # echo, baseline PING, this tree's PING
 """
 
 from __future__ import annotations
@@ -504,12 +506,42 @@ def run_profile_part(args: argparse.Namespace) -> None:
     stats.sort_stats("cumulative").print_stats(args.profile_top)
 
 
+# ---- PING alone, two trees ---------------------------------------------------------------------
+
+
+def run_ping_part(tables: int, args: argparse.Namespace) -> None:
+    """Part 5: the echo row and the ``PING -> PONG`` row of part 1 without the games, for a
+    baseline tree (``--baseline-src``) and this tree, ``--ping-rounds`` times in turn, so that
+    a change to the server's read/parse/write path is measured against its baseline and the
+    echo ceiling in one run (issue 12)."""
+    connections = tables * SEATS_PER_TABLE
+    transport_s = min(args.transport_duration or args.duration, MAX_DURATION_S)
+    core = SERVER_CORE if args.pin else None
+    trees = [("PING this tree", str(THIS_SRC))]
+    if args.baseline_src:
+        trees.insert(0, (f"PING {args.baseline_name}", args.baseline_src))
+    for round_number in range(1, max(1, args.ping_rounds) + 1):
+        with echo_server(transport_s + QUIET_WAIT_S[0] + 60, core=core) as echo:
+            baseline = round_trips(echo, connections, transport_s, "echo (raw uvloop)")
+        rows = [baseline]
+        for what, src in trees:
+            with gamehall_server(
+                game_settings(tables, args.aplimit), core=core, environ=server_environ(src)
+            ) as server:
+                rows.append(round_trips(server, connections, transport_s, what))
+        title = f"== PING -> PONG, {connections} connections, {transport_s:.0f} s each, round {round_number}"
+        print(format_rows(title, rows, baseline))
+        print()
+
+
 # ---- main ------------------------------------------------------------------------------------
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--parts", default="games,idle", help="games,idle,profile,joins (comma-separated)")
+    parser.add_argument(
+        "--parts", default="games,idle", help="games,idle,profile,joins,ping (comma-separated)"
+    )
     parser.add_argument("--tables", default="10,100,1000", help="concurrent table counts (max 1000)")
     parser.add_argument("--duration", type=float, default=10.0, help="measured seconds per run (max 60)")
     parser.add_argument(
@@ -549,6 +581,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--baseline-name", default="main", help="what the baseline tree is, for the table")
     parser.add_argument("--server-src", default=None, help="run the games part's server from this src/ tree")
     parser.add_argument("--profile-tables", type=int, default=300, help="tables in the profile run")
+    parser.add_argument(
+        "--ping-rounds", type=int, default=1, help="rounds of the ping part (echo, baseline, this)"
+    )
     parser.add_argument("--profile-top", type=int, default=25, help="functions listed per sort")
     args = parser.parse_args(argv)
     QUIET_WAIT_S[0] = max(0.0, args.quiet_wait)
@@ -572,6 +607,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         run_profile_part(args)
     if "joins" in parts:
         run_joins_part(args)
+    if "ping" in parts:
+        for tables in [int(t) for t in args.tables.split(",") if t]:
+            run_ping_part(min(tables, MAX_TABLES), args)
 
 
 if __name__ == "__main__":

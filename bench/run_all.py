@@ -50,6 +50,7 @@ MODEST: dict[str, list[str]] = {
     "bench_joins.py": ["--tables", "300", "--timed", "100"],
     "bench_encode.py": ["--aah", "3,8", "--browsers", "10,100", "--reps", "3"],
     "bench_targets.py": ["--tables", "100", "--quick"],
+    "bench_actions.py": ["--tables", "20", "--actions", "3000", "--reps", "1"],
 }
 """Arguments per script for a quick run (bench_echo_baseline first: it is the reference)."""
 

@@ -56,7 +56,12 @@ def _parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="print a room's history from the store")
     replay.add_argument("room_id")
-    replay.add_argument("--db", default=os.environ.get("GAMEHALL_DB", "./gamehall.db"), metavar="PATH")
+    replay.add_argument(
+        "--db",
+        default=os.environ.get("GAMEHALL_DB", "./gamehall.db"),
+        metavar="PATH|URL",
+        help="SQLite file, or postgresql://HOST/DB (default ./gamehall.db)",
+    )
     replay.add_argument("--events", action="store_true", help="also replay the log and print every event")
     _contest_parser(commands)
     return parser
@@ -269,19 +274,35 @@ def _replay_to_pipe(args: argparse.Namespace) -> int:
     return code
 
 
-def _replay(args: argparse.Namespace) -> int:
-    from gamehall.store.sqlite import SqliteStore
+def _store_name(db: str) -> str:
+    """``--db`` for a message: a PostgreSQL URL without its password."""
+    from gamehall.store import is_postgres
 
-    if not os.path.exists(args.db):
+    if not is_postgres(db):
+        return db
+    from gamehall.store.postgres import redact
+
+    return redact(db)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from gamehall.store import is_postgres, open_store
+    from gamehall.store.base import StoreError
+
+    if not is_postgres(args.db) and not os.path.exists(args.db):
         print(f"gamehall: no store at {args.db}", file=sys.stderr)
         return 2
-    store = SqliteStore(args.db)
+    try:
+        store = open_store(args.db)
+    except StoreError as exc:
+        print(f"gamehall: {exc}", file=sys.stderr)
+        return 2
     try:
         record = store.load_room(args.room_id)
     finally:
         store.close()
     if record is None:
-        print(f"gamehall: no room {args.room_id} in {args.db}", file=sys.stderr)
+        print(f"gamehall: no room {args.room_id} in {_store_name(args.db)}", file=sys.stderr)
         return 1
     out = sys.stdout
     status = "finished" if record.finished_at is not None else "running"

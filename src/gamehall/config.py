@@ -21,6 +21,10 @@ Four sources, each overriding the one before it:
        gc_freeze_s = 5        # collector: freeze survivors this often (0 = only at start)
        gc_reclaim_s = 900     # collector: unfreeze and collect everything this often (0 = never)
        operator_token = "a long random string"   # the host console (/host); off without it
+       redis = "redis://127.0.0.1:6379/0"        # several nodes: room leases (docs/scale-out.md)
+       node_id = "a"            # this node's name in Redis, /metrics and /healthz (default: host name)
+       lease_ttl = 10           # seconds a room lease lives unless renewed
+       redis_prefix = "gamehall:"   # every key's prefix: several halls can share one Redis
 
        [ports]            # 0 switches a listener off
        aah = 11235
@@ -54,6 +58,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -84,6 +89,12 @@ MIN_SECRET_LENGTH = 12
 """The operator token guards closing rooms and removing users: not a word one can guess."""
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+NODE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+"""A node id: it names Redis values and is a Prometheus label value, so plain characters only."""
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+MIN_LEASE_TTL_S = 0.5
+"""Below this a lease would need renewing faster than one Redis round trip is sure to take."""
 
 SETTING_ALIASES: Mapping[str, Mapping[str, str]] = {
     "aah": {
@@ -125,6 +136,15 @@ class ServerConfig:
     gc_reclaim_s: float = 900.0
     operator_token: str | None = None
     """The host console's token (``/host``); ``None``: the console is off."""
+    redis: str | None = None
+    """Redis URL (``redis://HOST:6379/0``) of a hall run on several nodes; ``None``: one node,
+    no leases (docs/scale-out.md)."""
+    node_id: str | None = None
+    """This node's name among the nodes (``--node-id``); ``None``: the host name."""
+    lease_ttl: float = 10.0
+    """Seconds a room lease lives in Redis unless renewed (renewed every third of it)."""
+    redis_prefix: str = "gamehall:"
+    """The prefix of every Redis key of this hall (the nodes of one hall share it)."""
     config_file: str | None = None
 
 
@@ -138,7 +158,7 @@ class _Option:
     """One ``[server]`` option: its name (TOML key, flag dest, env suffix), kind and minimum."""
 
     name: str
-    kind: str  # "text" | "secret" | "int" | "float" | "bool" | "level" | "paths"
+    kind: str  # "text" | "secret" | "int" | "float" | "bool" | "level" | "paths" | "node" | "url"
     low: float | None = None
 
     def check(self, value: Any, where: str) -> Any:
@@ -152,6 +172,16 @@ class _Option:
             if not isinstance(value, str) or len(value.strip()) < MIN_SECRET_LENGTH:
                 # the value itself is never repeated: error messages end up in logs
                 raise ConfigError(f"{where}: {name} must have at least {MIN_SECRET_LENGTH} characters")
+            return value.strip()
+        if kind == "node":
+            if not isinstance(value, str) or not NODE_ID.fullmatch(value.strip()):
+                allowed = "1 to 64 letters, digits, '.', '_' or '-'"
+                raise ConfigError(f"{where}: {name} must be {allowed} (got {value!r})")
+            return value.strip()
+        if kind == "url":
+            if not isinstance(value, str) or not value.strip().startswith(REDIS_SCHEMES):
+                schemes = ", ".join(REDIS_SCHEMES)
+                raise ConfigError(f"{where}: {name} must be a URL starting with {schemes} (got {value!r})")
             return value.strip()
         if kind == "bool":
             if not isinstance(value, bool):
@@ -207,6 +237,10 @@ _OPTIONS: dict[str, _Option] = {
         _Option("gc_freeze_s", "float", low=0),
         _Option("gc_reclaim_s", "float", low=0),
         _Option("operator_token", "secret"),
+        _Option("redis", "url"),
+        _Option("node_id", "node"),
+        _Option("lease_ttl", "float", low=MIN_LEASE_TTL_S),
+        _Option("redis_prefix", "text"),
     )
 }
 
@@ -481,7 +515,11 @@ def add_server_arguments(parser: argparse.ArgumentParser, listeners: Iterable[st
             metavar="PORT",
             help=f"{listener} listener (default {port}, 0 = off)",
         )
-    group.add_argument("--db", metavar="PATH", help="SQLite file of rooms and logs (default ./gamehall.db)")
+    group.add_argument(
+        "--db",
+        metavar="PATH|URL",
+        help="SQLite file of rooms and logs (default ./gamehall.db), or postgresql://HOST/DB",
+    )
     group.add_argument(
         "--tournament", action=argparse.BooleanOptionalAction, default=None, help="tournament mode"
     )
@@ -513,6 +551,18 @@ def add_server_arguments(parser: argparse.ArgumentParser, listeners: Iterable[st
         "--operator-token",
         metavar="TOKEN",
         help="token of the host console at /host (at least 12 characters; off without one)",
+    )
+    group.add_argument(
+        "--redis",
+        metavar="URL",
+        help="run as one node of several: room leases in this Redis, e.g. redis://HOST:6379/0",
+    )
+    group.add_argument("--node-id", metavar="ID", help="this node's name (default: the host name)")
+    group.add_argument(
+        "--lease-ttl", type=float, metavar="S", help="seconds a room lease lives unless renewed (default 10)"
+    )
+    group.add_argument(
+        "--redis-prefix", metavar="TEXT", help="prefix of this hall's Redis keys (default gamehall:)"
     )
     group.add_argument(
         "--set",

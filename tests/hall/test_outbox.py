@@ -127,6 +127,29 @@ def test_a_background_commit_is_awaited_before_anything_is_delivered() -> None:
     asyncio.run(scenario())
 
 
+class BrokenListener(RecordingListener):
+    """A connection with a bug: every delivery raises."""
+
+    def deliver(self, room_id: str, delivery: Delivery) -> None:
+        raise RuntimeError("a bug in this connection")
+
+
+def test_a_listener_that_fails_on_a_delivery_costs_the_others_nothing() -> None:
+    hall = make_hall()
+    broken, lb = BrokenListener(), RecordingListener()
+    alice = hall.login("alice", broken, protocol="test")
+    bob = hall.login("bob", lb, protocol="test")
+    room_id = alice.create_room("toy").room_id
+    alice.join(room_id)
+    bob.join(room_id)
+    hall.flush()
+    alice.act(room_id, Add(1))
+    bob.act(room_id, Add(2))  # the same turn of the loop: both delivered by one flush
+    hall.flush()
+    assert [e.total for e in lb.events(Added)] == [1, 3]
+    assert lb.seqs() == sorted(lb.seqs())
+
+
 # ------------------------------------------------------------------ the write barrier
 
 

@@ -1,5 +1,5 @@
 """Group commit: ``Store.commit`` writes a batch of writes of many rooms in one transaction,
-in order, all or nothing, on both stores alike (the hall's outbox commits one per loop turn)."""
+in order, all or nothing, on every store alike (the hall's outbox commits one per loop turn)."""
 
 from __future__ import annotations
 
@@ -7,15 +7,22 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from postgres_support import CommittingPostgresStore, postgres_schema
 
 from gamehall.store.base import Append, Finish, LogEntry, MetaUpdate, NewRoom, Store, StoreError
 from gamehall.store.memory import MemoryStore
 from gamehall.store.sqlite import SqliteStore
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    opened: Store = MemoryStore() if request.param == "memory" else SqliteStore(tmp_path / "hall.db")
+    if request.param == "postgres":
+        with postgres_schema() as url:
+            opened: Store = CommittingPostgresStore(url)
+            yield opened
+            opened.close()
+        return
+    opened = MemoryStore() if request.param == "memory" else SqliteStore(tmp_path / "hall.db")
     yield opened
     opened.close()
 

@@ -1,7 +1,8 @@
 """Crash tests against a real server process: ``kill -9``, restart on the same store, go on.
 
 One harness for the five protocols (issue 9, "Tests"). :class:`ServerProcess` runs ``python -m
-gamehall.cli serve`` on a temporary SQLite ``--db`` with every listener on a free loopback port,
+gamehall.cli serve`` on a temporary SQLite ``--db`` (or a given PostgreSQL URL) with every
+listener on a free loopback port,
 kills it with SIGKILL and starts it again (on fresh ports: the clients reach it through
 relays that follow it). :class:`PausableProxy` sits between a protocol's clients and the server:
 paused, it holds what the clients send (their connections stay open), so the game stands still
@@ -38,8 +39,8 @@ from typing import Any
 import aiohttp
 
 from gamehall.games import GAMES
-from gamehall.store.base import LogEntry, RoomRecord
-from gamehall.store.sqlite import SqliteStore
+from gamehall.store import open_store
+from gamehall.store.base import LogEntry, RoomRecord, Store
 
 LOOPBACK = "127.0.0.1"
 START_TIMEOUT_S = 30.0
@@ -87,10 +88,11 @@ def kill_positions(seed: int, count: int, low: int, high: int) -> list[int]:
 
 class ServerProcess:
     """The real server in a child process, on a store that outlives it (see the module
-    docstring). ``settings`` are ``GAME.KEY=VALUE`` pairs for ``--set``."""
+    docstring). ``settings`` are ``GAME.KEY=VALUE`` pairs for ``--set``; ``db`` is the
+    ``--db`` (default: ``hall.db`` in ``directory``)."""
 
-    def __init__(self, directory: Path, settings: Iterable[str] = ()) -> None:
-        self.db = directory / "hall.db"
+    def __init__(self, directory: Path, settings: Iterable[str] = (), db: str | None = None) -> None:
+        self.db = str(directory / "hall.db") if db is None else db
         self.directory = directory
         self.settings = list(settings)
         self.ports: dict[str, int] = {}
@@ -98,7 +100,7 @@ class ServerProcess:
         self.starts = 0
 
     def command(self) -> list[str]:
-        command = [sys.executable, "-m", "gamehall.cli", "serve", "--bind", LOOPBACK, "--db", str(self.db)]
+        command = [sys.executable, "-m", "gamehall.cli", "serve", "--bind", LOOPBACK, "--db", self.db]
         command += ["--log-level", "WARNING"]
         for name, port in self.ports.items():
             command += [f"--{name}-port", str(port)]
@@ -172,8 +174,8 @@ class ServerProcess:
 
     # ---- the store, read beside the server (SQLite WAL allows readers) --------------------
 
-    def _read(self, read: Callable[[SqliteStore], Any]) -> Any:
-        store = SqliteStore(self.db)
+    def _read(self, read: Callable[[Store], Any]) -> Any:
+        store = open_store(self.db)
         try:
             return read(store)
         finally:
@@ -182,7 +184,7 @@ class ServerProcess:
     def rooms(self, game: str) -> list[RoomRecord]:
         """The rooms of ``game``, oldest first, with their logs."""
 
-        def read(store: SqliteStore) -> list[RoomRecord]:
+        def read(store: Store) -> list[RoomRecord]:
             listed = reversed(store.recent_rooms(50, game))
             return [r for r in (store.load_room(info.room_id) for info in listed) if r is not None]
 
@@ -436,6 +438,7 @@ async def crash_game(
     settings: Iterable[str] = (),
     started: Callable[[RoomRecord], bool] = has_started,
     timeout: float = 180.0,
+    db: str | None = None,
 ) -> CrashOutcome:
     """One game of ``game`` played by ``clients`` over ``protocol`` through a relay, with
     ``kills`` kills at log lengths drawn from ``seed`` in ``span``; returns the finished
@@ -445,7 +448,7 @@ async def crash_game(
         AssertionError: a log entry was lost, the spectator's view changed, or the game did
             not finish.
     """
-    server = ServerProcess(directory, settings)
+    server = ServerProcess(directory, settings, db)
     await asyncio.to_thread(server.start)
     proxy = PausableProxy(lambda: server.ports[protocol])
     await proxy.start()

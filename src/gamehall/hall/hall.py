@@ -27,6 +27,7 @@ from gamehall.hall.directory import LocalDirectory, RoomDirectory, RoomRule
 from gamehall.hall.invites import invite_to_room
 from gamehall.hall.lobby_feed import LobbyFeed
 from gamehall.hall.outbox import Outbox, Waiter
+from gamehall.hall.ownership import Ownership
 from gamehall.hall.passwords import PasswordCache
 from gamehall.hall.recovery import BotSeat, held_seats, restore_rooms, retake_seat
 from gamehall.hall.room import Room
@@ -50,6 +51,10 @@ log = logging.getLogger(__name__)
 
 CHAT_BURST = 5
 CHAT_WINDOW_S = 10.0
+
+
+LEASE_LOST_TEXT = "This game moved to another server; reconnect to continue."
+"""What the players of a room hear when this node lost the room's lease."""
 
 
 def hash_token(token: str) -> str:
@@ -139,6 +144,7 @@ class Hall:
         bot_takeover: bool | None = None,
         commit_waiter: Waiter | None = None,
         contests: ContestBoard | None = None,
+        ownership: Ownership | None = None,
     ) -> None:
         """``bot_seater`` seats new in-hall bots; ``bot_driver`` puts a bot on a held seat
         (a restored bot's, or one a bot takes over). ``bot_takeover`` is every new room's
@@ -146,13 +152,19 @@ class Hall:
         in tournament mode). ``commit_waiter`` waits for a store that commits in the
         background (see :mod:`gamehall.hall.outbox`); embedded stores need none. ``contests``
         is the board of the contests this hall shows (the server's, which its HTTP side reads;
-        a new one by default)."""
+        a new one by default). ``ownership`` is given on a node of several: it holds the
+        lease of every room living here, and only rooms it admits are written
+        (:mod:`gamehall.hall.ownership`); without it every room is this process's."""
         self.game_types: dict[str, GameType] = dict(games)
         self.store = store
         self.clock = clock
         self.outbox = Outbox(store, clock, waiter=commit_waiter)
         """This hall's writes and listener calls, committed and made after each loop turn."""
         self.outbox.on_commit_failed = self._commit_failed
+        self.ownership = ownership
+        if ownership is not None:
+            self.outbox.ownership = ownership
+            self.outbox.on_refused = self.leases_lost
         self._just_closed: dict[str, Room] = {}
         self.tournament = tournament
         self.directory: RoomDirectory = directory if directory is not None else LocalDirectory()
@@ -364,6 +376,8 @@ class Hall:
             room = self._new_room(room_id, game_type, config, seed, meta)
         except ConfigError as exc:
             raise HallError("config", str(exc)) from None
+        if self.ownership is not None:
+            self.ownership.claim(room_id)
         self.outbox.write(NewRoom(room_id, game, config, seed, dict(meta), self._wall_time()))
         self.directory.add(room)
         self.lobby.added(room)
@@ -432,7 +446,11 @@ class Hall:
         self._forget_idle_users()
 
     def _forget_closed(self, room_id: str) -> None:
+        """Called after the commit of the closed room's last writes (so its lease, if any,
+        is given up only once they are in the store)."""
         self._just_closed.pop(room_id, None)
+        if self.ownership is not None:
+            self.ownership.release(room_id)
 
     def _forget_idle_users(self) -> None:
         for key in [k for k, u in self._users.items() if u.listener is None and not u.rooms]:
@@ -458,6 +476,11 @@ class Hall:
             record.room_id, self.game_types[record.game], record.config, record.seed, record.meta
         )
         room.replay(record.entries, created_at=record.created_at)
+        if self.ownership is not None:
+            self.ownership.claim(record.room_id)
+            # an empty write, stamped with the new lease's fencing number: a fencing store
+            # refuses every earlier owner's writes from this commit on
+            self.outbox.write(MetaUpdate(record.room_id, {}))
         self.directory.add(room)
         self.lobby.added(room, restored=True)
         return room
@@ -500,6 +523,16 @@ class Hall:
                 room.close(
                     CloseReason.SHUTDOWN, "The server could not save this game; it resumes after a restart."
                 )
+
+    def leases_lost(self, room_ids: frozenset[str]) -> None:
+        """This node lost these rooms' leases: another node may own them now, so they close
+        here without a result and their players are told to reconnect (the owner has them).
+        What they queued is dropped first: it can never be committed."""
+        self.outbox.forget(room_ids)
+        for room_id in sorted(room_ids):
+            room = self.directory.get(room_id)
+            if room is not None:
+                room.close(CloseReason.SHUTDOWN, LEASE_LOST_TEXT)
 
     def shutdown(self, text: str) -> None:
         """Close every room and every connection (server stopping). Room logs stay unfinished

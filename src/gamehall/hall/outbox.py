@@ -37,6 +37,13 @@ and delivers the batch when it finished; the next batch is committed only after 
 If a commit fails, nothing of that batch is delivered for the rooms it wrote to; the hall
 closes those rooms (their state ran ahead of their log) and the next start rebuilds them from
 what was committed.
+
+On a node of several (docs/scale-out.md) the outbox has an :attr:`Outbox.ownership`: every
+batch goes through its ``admit`` first (answered at once from local lease deadlines, or, while
+a new room's lease is being taken, as an awaitable: then the commit is awaited like a
+networked store's), the writes of rooms whose lease this node no longer holds are dropped
+with everything they would have revealed, and the hall is told to close those rooms
+(:attr:`Outbox.on_refused`).
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from gamehall.hall.ownership import Admitted, Ownership
 from gamehall.protocols._core import Cancellable, Clock
 from gamehall.store.base import Store, Write
 
@@ -59,6 +67,9 @@ Resume = Callable[[], None]
 
 CommitFailed = Callable[[frozenset[str]], None]
 """Told the rooms whose writes a failed commit lost (the hall closes them)."""
+
+Refused = Callable[[frozenset[str]], None]
+"""Told the rooms whose writes were refused because this node lost their lease."""
 
 
 @dataclass(slots=True)
@@ -88,6 +99,11 @@ class Outbox:
         """Set by the hall: closes the rooms a failed commit lost."""
         self.on_settled: Callable[[], None] | None = None
         """Set by the hall: the lobby feed's push, made when everything is committed."""
+        self.ownership: Ownership | None = None
+        """Set by the hall on a node of several: admits each batch before its commit."""
+        self.on_refused: Refused | None = None
+        """Set by the hall: closes the rooms whose lease this node lost."""
+        self._refused: frozenset[str] = frozenset()
         self.batches = 0
         """How many batches were committed (for the benchmark and tests)."""
 
@@ -104,6 +120,19 @@ class Outbox:
         names the room it speaks of (``None`` for hall-wide chat and disconnects)."""
         self._sends.append(_Send(room_id, call))
         self._schedule()
+
+    def forget(self, room_ids: frozenset[str]) -> None:
+        """Drop the queued (not yet committing) writes and listener calls of rooms this node
+        may no longer write: they could never be committed. Called before those rooms close,
+        so that what the close queues (the players' ``ended``) is not dropped with them."""
+        base = self._queued - len(self._writes)  # the queued writes are numbered base+1...
+        dropped = [base + 1 + i for i, w in enumerate(self._writes) if w.room_id in room_ids]
+        self._writes = [w for w in self._writes if w.room_id not in room_ids]
+        self._sends = [s for s in self._sends if s.room_id not in room_ids]
+        if dropped:  # renumber: a barrier no longer waits for writes that will never commit
+            self._queued -= len(dropped)
+            self._barriers = [(mark - sum(d <= mark for d in dropped), go) for mark, go in self._barriers]
+            self._settle([])
 
     @property
     def idle(self) -> bool:
@@ -177,6 +206,8 @@ class Outbox:
 
     def _commit(self, writes: list[Write], sends: list[_Send]) -> Awaitable[None] | None:
         """Commit ``writes``; an embedded store is done here and ``sends`` are delivered."""
+        if self.ownership is not None:
+            return self._owned_commit(self.ownership, writes, sends)
         try:
             pending = self._store.commit(writes)
         except Exception as exc:
@@ -189,6 +220,50 @@ class Outbox:
             self._settle(writes)
         return pending
 
+    def _owned_commit(
+        self, ownership: Ownership, writes: list[Write], sends: list[_Send]
+    ) -> Awaitable[None] | None:
+        """:meth:`_commit` on a node of several: only what ``ownership`` admits is committed,
+        the refused rooms' listener calls are dropped and the hall is told of those rooms."""
+        answer = ownership.admit(writes)
+        if not isinstance(answer, Admitted):  # a room's lease is still being taken
+            return self._commit_when_admitted(answer)
+        refused = answer.refused
+        try:
+            pending = self._store.commit(answer.writes) if answer.writes else None
+        except Exception as exc:
+            self._failed(answer.writes, _kept(sends, refused), exc)
+            self._tell_refused(refused)
+            self._settle(writes)
+            return None
+        if pending is None:
+            self.batches += 1
+            self._deliver(_kept(sends, refused))
+            self._tell_refused(refused)
+            self._settle(writes)
+        else:
+            self._refused = refused  # for _wait's callback
+        return pending
+
+    async def _commit_when_admitted(self, answer: Awaitable[Admitted]) -> None:
+        """Commit what the ownership admits once its claims are answered; the refused rooms
+        wait in ``_refused`` for :meth:`_wait`'s callback. No await lies between the lease
+        check and the store's commit starting."""
+        admitted = await answer
+        self._refused = admitted.refused
+        if admitted.writes:
+            pending = self._store.commit(admitted.writes)
+            if pending is not None:
+                await pending
+
+    def _take_refused(self) -> frozenset[str]:
+        refused, self._refused = self._refused, frozenset()
+        return refused
+
+    def _tell_refused(self, refused: frozenset[str]) -> None:
+        if refused and self.on_refused is not None:
+            self.on_refused(refused)
+
     def _wait(self, pending: Awaitable[None], writes: list[Write], sends: list[_Send]) -> None:
         if self._waiter is None:
             raise RuntimeError("this store commits in the background; the hall needs a waiter")
@@ -196,11 +271,13 @@ class Outbox:
 
         def done(error: BaseException | None) -> None:
             self._in_flight = False
+            refused = self._take_refused()
             if error is None:
                 self.batches += 1
-                self._deliver(sends)
+                self._deliver(_kept(sends, refused))
             else:
-                self._failed(writes, sends, error)
+                self._failed([w for w in writes if w.room_id not in refused], _kept(sends, refused), error)
+            self._tell_refused(refused)
             self._settle(writes)
             self.flush()
 
@@ -221,3 +298,9 @@ class Outbox:
         self._deliver([s for s in sends if s.room_id not in lost])
         if self.on_commit_failed is not None:
             self.on_commit_failed(lost)
+
+
+def _kept(sends: list[_Send], refused: frozenset[str]) -> list[_Send]:
+    """``sends`` without the listener calls of refused rooms (they would reveal writes that
+    are not in the store)."""
+    return [s for s in sends if s.room_id not in refused] if refused else sends

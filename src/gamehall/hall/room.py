@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 from gamehall.hall.lifecycle import SeatStatus, Trigger, step
 from gamehall.hall.outbox import Outbox
@@ -386,9 +386,7 @@ class Room:
         if seq is not None:
             self._stale.check(seat, seq)
         data = self.game_type.actions.encode(action)
-        # An action rarely changes what info() says; re-index only when it may have (a seat
-        # released by the game, the game over). Checked cheaply so play costs no index work.
-        before = (len(self.members), self.state.started, self.state.finished)
+        before = self._info_mark()
         try:
             self._input("act", seat, data, lambda: self.state.apply(seat, action))
         except RuleError as exc:
@@ -396,8 +394,14 @@ class Room:
                 self.referee.refused(seat, exc.code)
             raise
         finally:
-            if (len(self.members), self.state.started, self.state.finished) != before:
+            if self._info_mark() != before:
                 self._changed()
+
+    def _info_mark(self) -> tuple[int, bool, bool]:
+        """What of :meth:`info` an action or a game timer may change: the members (a seat the
+        game released), whether the game started or finished. Play rarely changes it, so the
+        directory re-indexes the room (:meth:`_changed`) only when the mark differs."""
+        return len(self.members), self.state.started, self.state.finished
 
     def chat(self, sender: str, text: str) -> None:
         """Room chat goes through the numbered stream (so resume replays it) but not the game log."""
@@ -431,7 +435,7 @@ class Room:
             actor=seat,
             before=turn_before,
             after=turn_after,
-            seats=[m.seat for m in self.members.values() if m.seat is not None],
+            seats=(m.seat for m in self.members.values() if m.seat is not None),
             numbered=enumerate(events, first_seq),
         )
         self._tell_view_watchers()
@@ -527,36 +531,41 @@ class Room:
 
     def _publish(self, events: Iterable[Event]) -> None:
         """Number the events and queue their deliveries to the members who may see them now
-        (made after this turn's commit, see :mod:`gamehall.hall.outbox`)."""
+        (made after this turn's commit, see :mod:`gamehall.hall.outbox`). One queued call
+        carries the whole fan-out of these events (:func:`_fan_out`): an accepted action's
+        events reach every seat, and one queue entry per listener and event was a good part
+        of an action's cost (docs/BENCHMARKS.md, "Accepted actions per CPU-second")."""
         changed = False
+        fan_out: list[tuple[Delivery, list[Listener]]] = []
+        members = self.members.values()
         for event in events:
             self._seq += 1
-            delivery = Delivery(self._seq, event)
-            self._remember(delivery)
+            self._remember(self._seq, event)
             changed = changed or not isinstance(event, ChatSaid)
-            shared = delivery.sharing_renders() if ENCODE_ONCE else delivery
-            for member in self.members.values():
-                if member.listener is not None and event.visible_to(member.seat):
-                    self._outbox.send(self.room_id, partial(member.listener.deliver, self.room_id, shared))
+            listeners = [m.listener for m in members if m.listener is not None and event.visible_to(m.seat)]
+            if listeners:
+                # a fresh render cache shared by this fan-out (Delivery.sharing_renders)
+                fan_out.append((Delivery(self._seq, event, {} if ENCODE_ONCE else None), listeners))
+        if fan_out:
+            self._outbox.send(self.room_id, partial(_fan_out, self.room_id, fan_out))
         if changed and self.on_change is not None:
             self.on_change(self)
 
-    def _remember(self, delivery: Delivery) -> None:
-        """Keep ``delivery``'s event for :meth:`deliveries_since` (see :data:`HISTORY_TRIM`)."""
+    def _remember(self, seq: int, event: Event) -> None:
+        """Keep event number ``seq`` for :meth:`deliveries_since` (see :data:`HISTORY_TRIM`)."""
         history = self._history
         if not history:
-            self._history_seq = delivery.seq
-        history.append(delivery.event)
+            self._history_seq = seq
+        history.append(event)
         if len(history) >= HISTORY_LIMIT + HISTORY_TRIM:
             del history[:-HISTORY_LIMIT]
-            self._history_seq = delivery.seq + 1 - HISTORY_LIMIT
+            self._history_seq = seq + 1 - HISTORY_LIMIT
 
     def _tell_view_watchers(self) -> None:
         for member in self.members.values():
-            if isinstance(member.listener, ViewWatcher):
-                self._outbox.send(
-                    self.room_id, partial(member.listener.room_changed, self.room_id, self._seq)
-                )
+            listener = member.listener
+            if listener is not None and _watches_views(listener):
+                self._outbox.send(self.room_id, partial(listener.room_changed, self.room_id, self._seq))
 
     def _tell_ended(self, listener: Listener | None, reason: CloseReason, text: str) -> None:
         """Queue ``ended`` for a member's connection (after this turn's deliveries to it)."""
@@ -568,7 +577,10 @@ class Room:
     def _sync_timers(self) -> None:
         if self.timers_held and not self.closed:
             return
-        wanted = {t.key: t.seconds for t in ([] if self.closed else self.state.pending_timers())}
+        pending = () if self.closed else self.state.pending_timers()
+        if not self._restored_deadlines and self._timers.keys() == {t.key for t in pending}:
+            return  # the armed timers are the wanted ones (most inputs change no timer)
+        wanted = {t.key: t.seconds for t in pending}
         for key in [k for k in self._timers if k not in wanted]:
             self._timers.pop(key)[0].cancel()
         restored, self._restored_deadlines = self._restored_deadlines, {}
@@ -583,10 +595,12 @@ class Room:
         self._timers.pop(key, None)
         if self.closed:
             return
+        before = self._info_mark()
         try:
             self._fire_now(key)
         finally:
-            self._changed()
+            if self._info_mark() != before:
+                self._changed()
 
     def _fire_now(self, key: str) -> None:
         try:
@@ -875,6 +889,33 @@ class Room:
             self._hold(member, hold)
         self._sync_timers()
         self._changed()
+
+
+def _fan_out(room_id: str, fan_out: Sequence[tuple[Delivery, Sequence[Listener]]]) -> None:
+    """Make one :meth:`Room._publish`'s deliveries, event by event, listener by listener (the
+    order one queued call per delivery would have had). A listener that fails is logged and
+    the others still get their events, as the outbox promises for its own calls."""
+    for delivery, listeners in fan_out:
+        for listener in listeners:
+            try:
+                listener.deliver(room_id, delivery)
+            except Exception:
+                log.exception("room %s: a listener failed on event %d", room_id, delivery.seq)
+
+
+_VIEW_WATCHER_TYPES: dict[type, bool] = {}
+"""Whether a listener class is a :class:`ViewWatcher`, learnt once per class: the room asks
+after every input for every member, and ``isinstance`` against a runtime-checkable protocol
+inspects the class's attributes every time (a fifth of an accepted action's cost)."""
+
+
+def _watches_views(listener: Listener) -> TypeGuard[ViewWatcher]:
+    """``isinstance(listener, ViewWatcher)``, asked once per listener class."""
+    kind = type(listener)
+    known = _VIEW_WATCHER_TYPES.get(kind)
+    if known is None:
+        known = _VIEW_WATCHER_TYPES[kind] = isinstance(listener, ViewWatcher)
+    return known
 
 
 def _opt_str(value: JSON) -> str | None:

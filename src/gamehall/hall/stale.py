@@ -83,6 +83,8 @@ class StaleGuard:
         seat whose input it was (``None``: a timer, a join, a start), ``before``/``after`` the
         game's ``to_move()`` around it, ``seats`` the room's seats, ``numbered`` its events
         with their sequence numbers."""
+        if kind != TIMER_INPUT and before == after:
+            return  # nobody's turn changed (the common case: one more pick of a round)
         moved = [
             seat
             for seat in seats

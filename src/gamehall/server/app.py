@@ -3,8 +3,10 @@
 ``gamehall serve`` calls :func:`run_server` inside ``asyncio.run`` (with uvloop's policy
 installed by the CLI when available). In order, :meth:`Server.start`:
 
-1. opens the store (``SqliteStore(config.db)`` unless one is given) and builds the hall on a
-   :class:`~gamehall.server.clock.LoopClock`, with in-process bots;
+1. opens the store (:func:`gamehall.store.open_store`: SQLite, or PostgreSQL for a
+   ``postgresql://`` URL, unless one is given), with ``--redis`` joins the other nodes
+   (:mod:`gamehall.cluster`: this node's room leases, renewed in the background), and
+   builds the hall on a :class:`~gamehall.server.clock.LoopClock`, with in-process bots;
 2. rebuilds every unfinished room from its log (``hall.restore()``);
 3. for every protocol in the plan, builds its services (``spec.open``, see
    :mod:`gamehall.protocols._spec`: one object per protocol and server, lent the hall, the
@@ -15,7 +17,8 @@ installed by the CLI when available). In order, :meth:`Server.start`:
 
 On SIGTERM or SIGINT, :meth:`Server.stop` stops accepting, lets the hall close every room and
 say goodbye in each protocol ("Game ended by server or administrator."), gives connections
-about two seconds to flush, then closes the store. Room logs stay unfinished in the store, so
+about two seconds to flush, waits for the last commits, releases the node's leases, then
+closes the store. Room logs stay unfinished in the store, so
 the next start rebuilds the rooms.
 
 Ports: in the configuration 0 means "off". Which listeners start, and where, is a *listen
@@ -32,7 +35,7 @@ import logging
 import signal
 from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -55,9 +58,12 @@ from gamehall.server.listeners import bound_port, start_tcp
 from gamehall.server.metrics import ServerMetrics
 from gamehall.server.tracker import ConnectionTracker
 from gamehall.server.web import WebContext, build_web_app, start_web
-from gamehall.store.accounts import MemoryAccounts, SqliteAccounts
+from gamehall.store import open_accounts, open_store
+from gamehall.store.accounts import MemoryAccounts
 from gamehall.store.base import Store
-from gamehall.store.sqlite import SqliteStore
+
+if TYPE_CHECKING:  # imported at run time only with --redis: one node loads no Redis client
+    from gamehall.cluster import Node
 
 log = logging.getLogger("gamehall.server")
 
@@ -116,7 +122,7 @@ class Server:
         """Protocol -> its services and connection factory, for every listener that started."""
         self._given_store = store
         self._store: Store | None = None
-        self._accounts: SqliteAccounts | MemoryAccounts | None = None
+        self._accounts: Accounts | None = None
         self._hall: Hall | None = None
         self._tcp: dict[str, asyncio.Server] = {}
         self._web: web.AppRunner | None = None
@@ -124,6 +130,8 @@ class Server:
         self._kdf_executor = ThreadPoolExecutor(KDF_WORKERS, thread_name_prefix="gamehall-kdf")
         """Runs offloaded password hashes (:meth:`TcpConnection.offload`)."""
         self._preparation: asyncio.Task[list[str]] | None = None
+        self.node: Node | None = None
+        """This node's id and room leases when run with ``--redis`` (docs/scale-out.md)."""
         self.contests = ContestBoard()
         """The contests this process shows (``/api/contests``, ``/contest/ID``, the lobby):
         the hall's own board (``hall.contests``), kept up to date by the hall side's
@@ -144,7 +152,9 @@ class Server:
             OSError: a port cannot be bound (everything started so far is stopped again).
         """
         config = self.config
-        self._store = self._given_store if self._given_store is not None else SqliteStore(config.db)
+        self._store = self._given_store if self._given_store is not None else open_store(config.db)
+        if config.redis is not None:
+            await self._join_nodes()
         clock = LoopClock()
         hall = Hall(
             games=game_types(deck_dirs=config.deck_dirs, words_dirs=config.words_dirs),
@@ -156,8 +166,13 @@ class Server:
             bot_driver=drive_seat,
             commit_waiter=clock.wait_for,
             contests=self.contests,
+            ownership=self.node.leases if self.node is not None else None,
         )
         self._hall = hall
+        if self.node is not None:
+            self.node.leases.on_lost = hall.leases_lost
+            self.node.leases.start()
+            self.metrics.watch_node(self.node.node_id, self.node.rooms_owned)
         contest_hall(hall, accounts=self._accounts_for_protocols)  # cg contest entrants' accounts
         restored = hall.restore()
         hall.flush()  # what the restore released (lobby seats) is committed before anyone connects
@@ -171,6 +186,8 @@ class Server:
                 await self._start_web(hall, resources)
         except BaseException:
             await self._close_listeners()
+            if self.node is not None:
+                await self.node.close()
             self._store.close()
             raise
         # What start-up built (modules, decks, lexicons, restored rooms) lives as long as the
@@ -178,6 +195,18 @@ class Server:
         # stall all tables (gamehall.server.collector).
         self.collector.start()
         self._prepare_dictionaries(hall)
+
+    async def _join_nodes(self) -> None:
+        """Connect to Redis for this node's room leases (the store is closed again if Redis
+        does not answer: the server does not start half a node)."""
+        from gamehall.cluster import open_node
+
+        try:
+            self.node = await open_node(self.config)
+        except BaseException:
+            assert self._store is not None
+            self._store.close()
+            raise
 
     def _prepare_dictionaries(self, hall: Hall) -> None:
         """First start: build the word games' dictionary caches in the background, with a
@@ -215,11 +244,12 @@ class Server:
             log.info("%s listening on %s:%d", spec.name, self.config.bind, self.ports[spec.name])
 
     def _accounts_for_protocols(self) -> Accounts:
-        """Protocol accounts (cg), opened on first use: in the SQLite file, or in memory when
-        the store was given. This server owns them and closes them at stop."""
+        """Protocol accounts (cg), opened on first use: beside the rooms (the SQLite file or the
+        PostgreSQL database), or in memory when the store was given. This server owns them and
+        closes them at stop."""
         if self._accounts is None:
             given = self._given_store is not None
-            self._accounts = MemoryAccounts() if given else SqliteAccounts(self.config.db)
+            self._accounts = MemoryAccounts() if given else open_accounts(self.config.db)
         return self._accounts
 
     async def _start_web(self, hall: Hall, resources: ServerResources) -> None:
@@ -238,6 +268,7 @@ class Server:
             executor=self._kdf_executor,
             games=hall.game_types,
             host=HostConsole(hall, self.metrics, self.tracker, self.config.operator_token),
+            node=self.node,
             contests=ContestApi(
                 self.contests,
                 session_check(hall),
@@ -279,12 +310,16 @@ class Server:
             log.info("%d connection(s) aborted after %.1f s", aborted, DRAIN_TIMEOUT_S)
         await self._close_listeners()
         self._kdf_executor.shutdown(wait=False, cancel_futures=True)
-        if isinstance(self._accounts, SqliteAccounts):
-            self._accounts.close()
+        close_accounts = getattr(self._accounts, "close", None)
+        if close_accounts is not None:
+            close_accounts()
         if self._hall is not None:
             self._hall.flush()  # the last logouts' writes, before the store closes
+            await _committed(self._hall, DRAIN_TIMEOUT_S)
+        if self.node is not None:
+            await self.node.close()
         if self._store is not None:
-            self._store.close()
+            await _close_store(self._store)
         log.info("stopped")
 
     async def _close_listeners(self) -> None:
@@ -296,6 +331,25 @@ class Server:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(server.wait_closed(), 1.0)
         self._tcp.clear()
+
+
+async def _committed(hall: Hall, timeout_s: float) -> None:
+    """Wait until the hall's outbox has nothing queued and no commit under way (a networked
+    store commits in the background), at most ``timeout_s``; what is left is lost like at a
+    crash, and the next start rebuilds the rooms from what was committed."""
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while not hall.outbox.idle and asyncio.get_running_loop().time() < deadline:
+        hall.flush()
+        await asyncio.sleep(0.005)
+
+
+async def _close_store(store: Store) -> None:
+    """Close the store; a networked one closes its commit connection on this loop."""
+    aclose = getattr(store, "aclose", None)
+    if aclose is not None:
+        await aclose()
+    else:
+        store.close()
 
 
 async def run_server(config: ServerConfig, *, ready: asyncio.Event | None = None) -> None:

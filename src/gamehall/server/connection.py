@@ -4,10 +4,13 @@
 :class:`gamehall.protocols._core.Wire` for its dialogue. It owns everything the dialogue must
 not: the socket, write batching, backpressure and the limits of :mod:`gamehall.server.limits`.
 
-Writes are batched per loop iteration: ``send()`` only appends to a list, and one callback
-scheduled with ``loop.call_soon`` hands the whole batch to the transport in a single
-``write``. A broadcast to a table therefore costs one system call per connection, not one per
-frame, and frames are never interleaved.
+Writes are batched per loop iteration: ``send()`` only appends to a list, and at the end of
+the turn the connection's whole queue goes to the transport in a single ``write``. A broadcast
+to a table therefore costs one system call per connection, not one per frame, and frames are
+never interleaved. The connections of one listener share a :class:`ListenerBatch`: one
+``loop.call_soon`` callback per turn flushes every connection that has output and adds the
+turn's traffic to the metrics, so a read that is answered costs no callback and no counter
+update of its own (issue 12: ``PING`` -> ``PONG`` per CPU-second against a raw echo server).
 
 Input is paced (issue 10: throttle, never cut). Bytes read go to a backlog; each loop turn
 feeds at most :data:`~gamehall.server.limits.FEED_PER_TURN` of them to the dialogue's codec
@@ -33,7 +36,8 @@ next loop turns.
 
 Frames sent to many connections (one room event) are the same ``bytes`` object in every queue
 (the dialogues render each event once per audience, docs/architecture.md "Encode once"); the
-frame and byte counters are updated once per batch, when frames leave the queue.
+frame and byte counters count frames as they leave the queue, added up over the whole turn
+(:class:`ListenerBatch`).
 
 Lifecycle: whatever ends the connection (the peer, the dialogue's ``close()``, a limit, an
 error), the dialogue's ``connection_lost()`` is called exactly once, when the transport is
@@ -72,7 +76,7 @@ DialogueFactory = Callable[[Wire], Dialogue]
 """Builds a connection's dialogue; the server binds the hall and the clock beforehand."""
 
 WriteBarrier = Callable[[Callable[[], None]], bool]
-"""``barrier(resume)``, run before a connection writes (the hall's
+"""``barrier(resume)``, run before connections write (the hall's
 :meth:`~gamehall.hall.outbox.Outbox.barrier`): ``True`` when what is queued may be written now;
 ``False`` when it waits for a commit, and ``resume()`` is called once it may."""
 
@@ -91,9 +95,10 @@ class TcpConnection(asyncio.Protocol):
         "__dict__",  # made only if something sets another attribute (a test patching a method)
         "_abort_timer",
         "_backlog",
-        "_barrier_held",
+        "_batch",
         "_before_write",
         "_bytes",
+        "_bytes_owed",
         "_close_reason",
         "_closing",
         "_dialogue",
@@ -117,7 +122,6 @@ class TcpConnection(asyncio.Protocol):
         "_pending_bytes",
         "_pump_handle",
         "_reading_paused",
-        "_resume_writing",
         "_tracker",
         "_transport",
         "connection_id",
@@ -136,15 +140,18 @@ class TcpConnection(asyncio.Protocol):
         tracker: ConnectionTracker,
         executor: Executor | None = None,
         before_write: WriteBarrier | None = None,
+        batch: ListenerBatch | None = None,
     ) -> None:
-        """``before_write`` runs before each write to the socket: the hall's write barrier
-        (:meth:`~gamehall.hall.outbox.Outbox.barrier`: flush the outbox, and wait for a
-        background commit), so that no byte (a dialogue's own answer included) leaves before
-        the commit of what the input it answers changed."""
+        """``before_write`` runs before writes to the socket: the hall's write barrier (flush the
+        outbox, and wait for a background commit), so that no byte (a dialogue's own answer
+        included) leaves before the commit of what the input it answers changed. The
+        listener's batch runs it once per turn before it flushes its connections, and a
+        closing connection before its last write. ``batch`` is shared by
+        the connections of one listener (see :func:`connection_factory`); without one the
+        connection gets its own."""
         self.protocol = protocol
         self._before_write = before_write
-        self._barrier_held = 0  # frames queued before a barrier that waits for a commit
-        self._resume_writing = self._committed  # made once: the barrier keeps it while it waits
+        self._batch = batch if batch is not None else ListenerBatch(protocol, metrics, before_write)
         self.connection_id = next_connection_id(protocol)
         self._factory = factory
         self._limits = limits
@@ -166,6 +173,10 @@ class TcpConnection(asyncio.Protocol):
         self._last_input = now
         self._inputs = TokenBucket(limits.rate_per_s, limits.rate_burst, now)
         self._bytes = TokenBucket(limits.bytes_per_s, limits.bytes_burst, now)
+        self._bytes_owed = False
+        """The byte budget was in debt when last looked at. Only reads spend it and it refills
+        with time, so ``False`` stays true until the next read: the end of a pump need not
+        look again."""
         self._backlog = bytearray()
         self._drained = True  # the dialogue holds no complete input we know of
         self._held = 0  # offloaded calls whose answer the dialogue waits for
@@ -192,14 +203,17 @@ class TcpConnection(asyncio.Protocol):
 
         Cuts the connection off (as a drop) when the unsent bytes exceed the limit.
         """
-        if self._closing or self._lost or self._transport is None:
+        transport = self._transport
+        if self._closing or self._lost or transport is None:
             return
         self._pending.append(data)
         self._pending_bytes += len(data)
-        if self._over_limit():
+        if self._pending_bytes + transport.get_write_buffer_size() > self._limits.out_queue_limit_bytes:
             self._cut_off_slow_consumer()
             return
-        self._schedule_flush()
+        if not self._flush_scheduled and not self._paused:
+            self._flush_scheduled = True
+            self._batch.flush_later(self)
 
     def close(self) -> None:
         """Flush what is queued, then close (lingering). Later input and sends are discarded."""
@@ -258,17 +272,20 @@ class TcpConnection(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self._lost or self._dialogue is None:
             return
-        if self._closing:
-            self._last_input = self._loop.time()
-            return  # lingering: read and discard until the peer closes or goes quiet
         now = self._loop.time()
         self._last_input = now
-        self._metrics.messages_in.inc(self.protocol)
-        self._metrics.bytes_in.inc(self.protocol, amount=len(data))
-        self._bytes.spend(now, len(data))
-        self._backlog += data
-        if self._pump_handle is None:
-            self._pump()
+        if self._closing:
+            return  # lingering: read and discard until the peer closes or goes quiet
+        size = len(data)
+        self._batch.count_read(size)
+        self._bytes_owed = self._bytes.spend(now, size) < 0
+        if self._pump_handle is not None:
+            self._backlog += data  # a pump is due: it takes this read in its turn
+        elif not self._backlog and size <= FEED_CHUNK:
+            self._pump(now, data)  # the common case: one small read, nothing waiting before it
+        else:
+            self._backlog += data
+            self._pump(now)
 
     def eof_received(self) -> bool:
         """The peer half-closed. Input already read is still handled (nothing is lost); then
@@ -315,14 +332,24 @@ class TcpConnection(asyncio.Protocol):
         """Input read but not handled yet (or waiting for an offloaded answer)."""
         return bool(self._backlog) or not self._drained or self._held > 0
 
-    def _pump(self) -> None:
-        """One turn of this connection's input: handle, feed, handle..., within the budgets."""
+    def _pump(self, now: float | None = None, read: bytes | None = None) -> None:
+        """One turn of this connection's input: handle, feed, handle..., within the budgets.
+
+        ``read`` is a read of at most :data:`FEED_CHUNK` bytes with an empty backlog before
+        it (from :meth:`data_received`): it is fed as it is instead of through the backlog,
+        or kept in the backlog if the turn ends before it is fed. ``now`` is the loop's time
+        when the caller already has it; one reading serves the whole turn.
+        """
         self._pump_handle = None
         dialogue = self._dialogue
         if self._closing or self._lost or dialogue is None:
             return
-        allowance = min(float(INPUTS_PER_TURN), self._inputs.available(self._loop.time()))
-        fed = 0
+        if now is None:
+            now = self._loop.time()
+        allowance = self._inputs.available(now)
+        if allowance > INPUTS_PER_TURN:
+            allowance = INPUTS_PER_TURN
+        fed = spent = 0
         started = time.perf_counter()
         try:
             while allowance >= 1 and not self._held and not self._closing:
@@ -330,33 +357,41 @@ class TcpConnection(asyncio.Protocol):
                     asked = int(allowance)
                     handled = dialogue.handle_buffered(asked)
                     allowance -= handled
-                    self._inputs.spend(self._loop.time(), handled)
+                    spent += handled
                     self._drained = handled < asked
                     continue
-                if not self._backlog or fed >= FEED_PER_TURN:
+                if read is not None:
+                    chunk, read = read, None
+                elif self._backlog and fed < FEED_PER_TURN:
+                    chunk = bytes(self._backlog[:FEED_CHUNK])
+                    del self._backlog[:FEED_CHUNK]
+                else:
                     break
-                chunk = bytes(self._backlog[:FEED_CHUNK])
-                del self._backlog[:FEED_CHUNK]
                 fed += len(chunk)
                 self._drained = False
                 dialogue.receive_data(chunk)
         except Exception:
             self._dialogue_failed("handling input")
             return
-        finally:
-            if fed or allowance < INPUTS_PER_TURN:
-                self._metrics.action_latency.observe(time.perf_counter() - started)
-        self._after_pump()
+        if read is not None and not self._closing:
+            self._backlog += read  # not fed this turn (budget spent, offload pending): keep it
+        if spent:
+            self._inputs.spend(now, spent)
+        if fed or spent:
+            self._metrics.action_latency.observe(time.perf_counter() - started)
+        self._after_pump(now)
 
-    def _after_pump(self) -> None:
+    def _after_pump(self, now: float) -> None:
         if self._closing or self._lost:
             return
-        now = self._loop.time()
-        work_left = self._work_left()
+        work_left = bool(self._backlog) or not self._drained or self._held > 0  # _work_left()
         if not work_left and self._peer_eof:
             self._begin_close("peer")
             return
+        if not work_left and not self._bytes_owed and not self._reading_paused:
+            return  # the usual end of a turn: everything handled, within the budgets
         bytes_wait = self._bytes.wait(now, 0.0)
+        self._bytes_owed = bytes_wait > 0
         self._set_reading(paused=work_left or bytes_wait > 0)
         if self._held:
             return  # the offload's answer pumps again
@@ -402,11 +437,6 @@ class TcpConnection(asyncio.Protocol):
 
     # ---- internals -------------------------------------------------------------------------
 
-    def _over_limit(self) -> bool:
-        assert self._transport is not None
-        buffered = self._transport.get_write_buffer_size() + self._pending_bytes
-        return buffered > self._limits.out_queue_limit_bytes
-
     def _cut_off_slow_consumer(self) -> None:
         assert self._transport is not None
         log.warning(
@@ -422,58 +452,50 @@ class TcpConnection(asyncio.Protocol):
     def _schedule_flush(self) -> None:
         if self._pending and not self._flush_scheduled and not self._paused:
             self._flush_scheduled = True
-            self._loop.call_soon(self._flush)
-
-    def _meter(self, frames: int, size: int) -> None:
-        """Count frames leaving the queue (written or dropped) in bulk: two counter updates
-        per batch instead of two per frame (docs/architecture.md, "Encode once")."""
-        if frames:
-            self._metrics.sent(self.protocol, frames, size)
+            self._batch.flush_later(self)
 
     def _flush(self) -> None:
+        """Hand the queue to the transport (the listener's batch calls this once per turn)."""
         self._flush_scheduled = False
-        if self._before_write is not None and self._pending:
-            self._barrier_held = len(self._pending)
-            if not self._before_write(self._resume_writing):
-                self._flush_scheduled = True  # frames queue up meanwhile; the commit resumes us
-                return
-        self._write_frames(len(self._pending))
-
-    def _committed(self) -> None:
-        """The commit the write barrier waited for has finished: the frames queued before the
-        barrier may leave; later ones pass the barrier again."""
-        self._flush_scheduled = False
-        if self._closing:
-            return  # the close waits for its own barrier and writes everything then
-        self._write_frames(self._barrier_held)
-        self._schedule_flush()
-
-    def _write_frames(self, limit: int) -> None:
-        """Write up to ``limit`` queued frames, at most ``max_flush_bytes`` in one write."""
         if self._paused or self._lost or self._transport is None or not self._pending:
             return
         cap = self._limits.max_flush_bytes
-        if limit >= len(self._pending) and (cap <= 0 or self._pending_bytes <= cap):
+        if cap <= 0 or self._pending_bytes <= cap:
             self._flush_all()
             return
         count = size = 0
-        for frame in self._pending[:limit]:
-            if count and cap > 0 and size + len(frame) > cap:
+        for frame in self._pending:
+            if count and size + len(frame) > cap:
                 break
             count += 1
             size += len(frame)
         batch = self._pending[:count]
         del self._pending[:count]
         self._pending_bytes -= size
-        self._meter(len(batch), size)
+        self._batch.count_sent(len(batch), size)
         self._write(b"".join(batch))
         self._schedule_flush()  # the rest on a later loop turn
+
+    def _flush_held(self, frames: int) -> None:
+        """The commit the write barrier waited for has finished: flush the ``frames`` queued
+        before the barrier; later ones wait for the next turn's barrier."""
+        if frames >= len(self._pending):
+            self._flush()
+            return
+        rest = self._pending[frames:]
+        rest_bytes = sum(len(frame) for frame in rest)
+        del self._pending[frames:]
+        self._pending_bytes -= rest_bytes
+        self._flush()
+        self._pending.extend(rest)
+        self._pending_bytes += rest_bytes
+        self._schedule_flush()
 
     def _flush_all(self) -> None:
         if not self._pending or self._lost or self._transport is None:
             return
         batch = self._pending[0] if len(self._pending) == 1 else b"".join(self._pending)
-        self._meter(len(self._pending), self._pending_bytes)
+        self._batch.count_sent(len(self._pending), self._pending_bytes)
         self._pending.clear()
         self._pending_bytes = 0
         self._write(batch)
@@ -484,7 +506,7 @@ class TcpConnection(asyncio.Protocol):
         self._transport.write(data)
 
     def _drop_pending(self) -> None:
-        self._meter(len(self._pending), self._pending_bytes)  # queued, so counted (see ServerMetrics)
+        self._batch.count_sent(len(self._pending), self._pending_bytes)  # queued, so counted
         self._pending.clear()
         self._pending_bytes = 0
 
@@ -555,6 +577,114 @@ class TcpConnection(asyncio.Protocol):
         self._begin_close("dialogue_error")
 
 
+class ListenerBatch:
+    """What the connections of one listener do once per loop turn instead of once per frame.
+
+    - **Flushing.** A connection with output registers itself (:meth:`flush_later`); one
+      ``loop.call_soon`` callback per turn then runs ``before_write`` once (the hall's outbox:
+      commit, then deliver, so nothing leaves before its commit) and flushes every registered
+      connection, in the order they first sent. A connection that registers while that
+      callback runs (a capped flush leaving a rest, a delivery to a connection that had no
+      output yet) is flushed on the next turn.
+    - **Counting.** Reads, input bytes, frames and output bytes are added up in plain integers
+      and written to :class:`ServerMetrics` once per turn by the same callback. Reads count at
+      the end of the turn they arrive in, frames when they leave a connection's queue (written,
+      or dropped with a lost connection), so a scrape may lag that much.
+
+    Everything runs on the loop's thread; the batch owns no connection (a lost one is skipped
+    by its own ``_flush``).
+    """
+
+    __slots__ = (
+        "_before_write",
+        "_dirty",
+        "_metrics",
+        "_scheduled",
+        "bytes_in",
+        "bytes_out",
+        "frames_out",
+        "protocol",
+        "reads",
+    )
+
+    def __init__(
+        self, protocol: str, metrics: ServerMetrics, before_write: WriteBarrier | None = None
+    ) -> None:
+        self.protocol = protocol
+        self._metrics = metrics
+        self._before_write = before_write
+        self._dirty: list[TcpConnection] = []
+        self._scheduled = False
+        self.reads = 0
+        self.bytes_in = 0
+        self.frames_out = 0
+        self.bytes_out = 0
+
+    # Each of these runs once or more per read, hence the scheduling written out in each.
+
+    def flush_later(self, connection: TcpConnection) -> None:
+        """Flush ``connection`` at the end of this turn (the caller registers it once)."""
+        self._dirty.append(connection)
+        if not self._scheduled:
+            self._schedule()
+
+    def count_read(self, size: int) -> None:
+        self.reads += 1
+        self.bytes_in += size
+        if not self._scheduled:
+            self._schedule()
+
+    def count_sent(self, frames: int, size: int) -> None:
+        if frames:
+            self.frames_out += frames
+            self.bytes_out += size
+            if not self._scheduled:
+                self._schedule()
+
+    def _schedule(self) -> None:
+        self._scheduled = True
+        asyncio.get_running_loop().call_soon(self._end_of_turn)
+
+    def _end_of_turn(self) -> None:
+        self._scheduled = False
+        if self._dirty and self._before_write is not None:
+            # the hall's write barrier: commit this turn's writes, then deliver; what it
+            # delivers to a connection already registered goes out in that connection's write
+            # below. While a background commit holds some of the writes, the connections keep
+            # their output (and their registration) until it has finished.
+            held = [(connection, len(connection._pending)) for connection in self._dirty]
+            if not self._before_write(lambda: self._release(held)):
+                self._dirty = []
+                self._count()
+                return
+        dirty, self._dirty = self._dirty, []
+        for connection in dirty:
+            try:
+                connection._flush()
+            except Exception:  # one connection's failure must not hold back the others' output
+                log.exception("%s: flushing its output failed", connection.connection_id)
+        self._count()
+
+    def _release(self, held: list[tuple[TcpConnection, int]]) -> None:
+        """The commit a barrier waited for has finished: each connection writes what it held."""
+        for connection, frames in held:
+            try:
+                connection._flush_held(frames)
+            except Exception:  # one connection's failure must not hold back the others' output
+                log.exception("%s: flushing its output failed", connection.connection_id)
+        self._count()
+
+    def _count(self) -> None:
+        metrics, protocol = self._metrics, self.protocol
+        if self.reads:
+            metrics.messages_in.inc(protocol, amount=self.reads)
+            metrics.bytes_in.inc(protocol, amount=self.bytes_in)
+            self.reads = self.bytes_in = 0
+        if self.frames_out:
+            metrics.sent(protocol, self.frames_out, self.bytes_out)
+            self.frames_out = self.bytes_out = 0
+
+
 def connection_factory(
     protocol: str,
     factory: DialogueFactory,
@@ -566,9 +696,11 @@ def connection_factory(
 ) -> Callable[[], TcpConnection]:
     """The protocol factory ``loop.create_server`` wants, for one listener. ``executor`` runs
     offloaded work (password hashes); ``None`` means the loop's default executor;
-    ``before_write`` see :class:`TcpConnection`."""
+    ``before_write`` see :class:`TcpConnection`. The listener's connections share one
+    :class:`ListenerBatch`."""
+    batch = ListenerBatch(protocol, metrics, before_write)
 
     def make() -> TcpConnection:
-        return TcpConnection(protocol, factory, limits, metrics, tracker, executor, before_write)
+        return TcpConnection(protocol, factory, limits, metrics, tracker, executor, before_write, batch)
 
     return make

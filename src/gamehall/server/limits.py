@@ -94,16 +94,20 @@ class TokenBucket:
         self._tokens = self.burst
         self._last = now
 
-    def _refill(self, now: float) -> None:
-        if now > self._last:
-            self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = max(self._last, now)
-
     def available(self, now: float) -> float:
-        """Tokens now (infinite when the rate is 0: no limit)."""
+        """Tokens now (infinite when the rate is 0: no limit).
+
+        The refill happens here and nowhere else. It runs on every read of every connection,
+        hence plain comparisons instead of ``min``/``max`` calls; a clock reading older than
+        the last one adds nothing.
+        """
         if self.rate <= 0:
             return float("inf")
-        self._refill(now)
+        last = self._last
+        if now > last:
+            tokens = self._tokens + (now - last) * self.rate
+            self._tokens = tokens if tokens < self.burst else self.burst
+            self._last = now
         return self._tokens
 
     def take(self, now: float, tokens: float = 1.0) -> bool:
@@ -113,11 +117,13 @@ class TokenBucket:
             return True
         return False
 
-    def spend(self, now: float, tokens: float) -> None:
-        """Take ``tokens`` even if that leaves a debt."""
-        if self.rate > 0:
-            self._refill(now)
-            self._tokens -= tokens
+    def spend(self, now: float, tokens: float) -> float:
+        """Take ``tokens`` even if that leaves a debt; returns the balance left (negative: a
+        debt; infinite when the rate is 0)."""
+        if self.rate <= 0:
+            return float("inf")
+        self._tokens = self.available(now) - tokens
+        return self._tokens
 
     def wait(self, now: float, balance: float = 1.0) -> float:
         """Seconds until at least ``balance`` tokens are available (0 if they are now)."""

@@ -6,7 +6,8 @@ Routes:
   package directory (``index.html`` for ``/``);
 - ``GET /ws``: the web protocol (:mod:`gamehall.server.websocket`);
 - ``GET /metrics``: Prometheus text exposition (:class:`gamehall.server.metrics.ServerMetrics`);
-- ``GET /healthz``: ``{"status": "ok", "uptime_s", "rooms", "users", "connections"}``;
+- ``GET /healthz``: ``{"status": "ok", "uptime_s", "rooms", "users", "connections"}``, and on a
+  node of several (``--redis``) ``"node"`` (its id) and ``"rooms_owned"``;
 - ``GET /room/{id}``, ``GET /contest/{id}``, ``GET /replay/{id}``, ``GET /host``: pages of the
   browser client with their own address (so a room's link can be shared): ``index.html`` (the
   first two), ``replay.html`` and ``host.html``, whatever the id (the page asks the API about it);
@@ -65,6 +66,14 @@ class HallFacts(Protocol):
     def stats(self) -> dict[str, int]: ...
 
 
+class NodeFacts(Protocol):
+    """What ``/healthz`` shows of a node of several (:class:`gamehall.cluster.Node`)."""
+
+    node_id: str
+
+    def rooms_owned(self) -> int: ...
+
+
 class RoomLogs(Protocol):
     """What the HTTP side reads from the store."""
 
@@ -97,6 +106,8 @@ class WebContext:
     before_write: WriteBarrier | None = None
     """The hall's write barrier (:meth:`~gamehall.hall.hall.Hall.write_barrier`): a WebSocket
     writes nothing before the commit of what it answers, as a TCP connection does."""
+    node: NodeFacts | None = None
+    """This node among several (``--redis``); ``/healthz`` then shows its id and owned rooms."""
 
 
 def default_static_dir() -> Path | None:
@@ -216,15 +227,18 @@ class _Handlers:
 
     async def healthz(self, request: web.Request) -> web.Response:
         stats = self._context.hall.stats()
-        return _json(
-            {
-                "status": "ok",
-                "uptime_s": round(time.monotonic() - self._context.started, 3),
-                "rooms": stats.get("rooms", 0),
-                "users": stats.get("users", 0),
-                "connections": len(self._context.tracker),
-            }
-        )
+        health: dict[str, JSON] = {
+            "status": "ok",
+            "uptime_s": round(time.monotonic() - self._context.started, 3),
+            "rooms": stats.get("rooms", 0),
+            "users": stats.get("users", 0),
+            "connections": len(self._context.tracker),
+        }
+        node = self._context.node
+        if node is not None:
+            health["node"] = node.node_id
+            health["rooms_owned"] = node.rooms_owned()
+        return _json(health)
 
     async def rooms(self, request: web.Request) -> web.Response:
         game = request.query.get("game") or None

@@ -52,6 +52,15 @@ class StoreError(Exception):
     """
 
 
+class FencedError(StoreError):
+    """A networked store refused a batch because a write's fencing number is lower than the
+    room's stored one: another node has owned the room since (issue 13, one owner per room).
+
+    The whole batch is rolled back; the hall treats it like any failed commit (it closes the
+    room here, and the room's new owner goes on from the log).
+    """
+
+
 @dataclass(frozen=True, slots=True)
 class LogEntry:
     """One accepted input of a room, numbered 1, 2, 3 ... without gaps.
@@ -103,6 +112,10 @@ class NewRoom:
     meta: Mapping[str, JSON]
     created_at: float
 
+    fence: int | None = None
+    """The writer's lease fencing number for this room (several nodes), or ``None`` (one
+    node: never checked). See :class:`Write`."""
+
 
 @dataclass(frozen=True, slots=True)
 class Append:
@@ -111,6 +124,10 @@ class Append:
     room_id: str
     entry: LogEntry
 
+    fence: int | None = None
+    """The writer's lease fencing number for this room (several nodes), or ``None`` (one
+    node: never checked). See :class:`Write`."""
+
 
 @dataclass(frozen=True, slots=True)
 class MetaUpdate:
@@ -118,6 +135,10 @@ class MetaUpdate:
 
     room_id: str
     meta: Mapping[str, JSON]
+
+    fence: int | None = None
+    """The writer's lease fencing number for this room (several nodes), or ``None`` (one
+    node: never checked). See :class:`Write`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,9 +149,22 @@ class Finish:
     result: JSON
     finished_at: float
 
+    fence: int | None = None
+    """The writer's lease fencing number for this room (several nodes), or ``None`` (one
+    node: never checked). See :class:`Write`."""
+
 
 Write: TypeAlias = NewRoom | Append | MetaUpdate | Finish
-"""One write of a batch."""
+"""One write of a batch.
+
+Every write may carry ``fence``, the fencing number of the writer's lease on the room (issue
+13: one owner per room across nodes; :mod:`gamehall.store.postgres`). A store that fences
+keeps the highest number written per room and refuses, with :class:`FencedError` and for the
+whole batch, a write whose number is lower, atomically with the write; an equal or higher one
+is accepted and raises the stored number. So a node that lost its lease (paused, partitioned)
+can never write over its successor, and a new owner claims a room with
+``MetaUpdate(room_id, {}, fence=n)`` before it writes anything else. ``None`` is never checked.
+The embedded stores (SQLite, memory) serve one node and ignore ``fence``."""
 
 Batch: TypeAlias = Sequence[Write]
 """Writes committed together, in order, all or nothing (:meth:`Store.commit`)."""

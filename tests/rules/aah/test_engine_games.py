@@ -22,8 +22,10 @@ from aah_engine_support import (
 )
 
 from gamehall.rules._core import NOBODY, Action, Event, RuleError, SeatBack, Termination
+from gamehall.rules.aah import rounds
 from gamehall.rules.aah.actions import Judge, Pick
 from gamehall.rules.aah.events import CardPlayed, GameWon, RoundWon, TableClosed, WhiteDealt
+from gamehall.rules.aah.state import Phase
 from gamehall.rules.aah.table import AahTable, new_game
 
 
@@ -277,3 +279,18 @@ def _ids_in(value: Any) -> set[int]:
     if isinstance(value, list):
         return set().union(*(_ids_in(v) for v in value))
     return set()
+
+
+def test_to_move_names_exactly_the_present_non_czar_seats_still_picking() -> None:
+    """``to_move()`` is asked twice per input (stale-action marks), so it is computed in one
+    pass; it must still name exactly the seats ``awaited_pickers`` names, through drops,
+    returns, leaves, multi-card prompts and timeouts."""
+
+    def same_pickers(table: AahTable, _step: Step) -> None:
+        t = table._t
+        if t.phase is Phase.PICK:
+            assert table.to_move().seats == {rec.seat for rec in rounds.awaited_pickers(t)}
+            assert table.to_move().kind == "pick"
+
+    for seed in range(20):
+        random_game(seed, check=same_pickers)

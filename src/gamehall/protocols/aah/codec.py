@@ -88,6 +88,19 @@ class Frame:
     args: tuple[str, ...] = ()
 
 
+_BARE_FRAMES: Final = {name: Frame(name) for name in KNOWN_COMMANDS}
+"""Every command without arguments, decoded once: frames are immutable, so ``PING`` after
+``PING`` is the same object (no allocation per frame on the busiest path)."""
+
+_BARE_BYTES: Final = {name: name.encode("ascii") + b"\x03" for name in KNOWN_COMMANDS}
+"""Every command without arguments, encoded once."""
+
+
+def bare_frame(command: str) -> Frame | None:
+    """The shared :class:`Frame` of ``command`` without arguments (``None`` if unknown)."""
+    return _BARE_FRAMES.get(command)
+
+
 def printable_command(raw: bytes) -> str:
     """The command bytes as shown in "Unknown command (XXXX).": printable ASCII kept, any
     other byte shown as ``?``."""
@@ -144,6 +157,9 @@ class AahCodec:
             if self._abandoned:
                 buffer.clear()
                 raise ProtocolError(FRAME_TOO_LONG, recoverable=False, code="stream_abandoned")
+            if not buffer:  # the usual end of a read: every frame in it was taken
+                self._scanned = 0
+                return NEED_DATA
             end = buffer.find(ETX, self._scanned)
             if end < 0:
                 if self._discarding:
@@ -197,7 +213,7 @@ class AahCodec:
         elif name in _CLIENT_ONLY_BYTES:
             raise ProtocolError(f"Command not accepted from servers ({command}).", code="client_only")
         if not rest:
-            return Frame(command)
+            return _BARE_FRAMES[command]
         try:
             args = tuple(part.decode("utf-8") for part in rest.split(b"\x00"))
         except UnicodeDecodeError:
@@ -224,11 +240,14 @@ def encode_frame(frame: Frame) -> bytes:
     Raises:
         ValueError: as :meth:`AahCodec.encode`, except that both sides' commands are allowed.
     """
-    if frame.command not in KNOWN_COMMANDS:
-        raise ValueError(f"unknown command {frame.command!r}")
     args = frame.args
     if not args:
-        return frame.command.encode("ascii") + b"\x03"
+        bare = _BARE_BYTES.get(frame.command)
+        if bare is None:
+            raise ValueError(f"unknown command {frame.command!r}")
+        return bare
+    if frame.command not in KNOWN_COMMANDS:
+        raise ValueError(f"unknown command {frame.command!r}")
     if args[0] == "":
         raise ValueError("an empty first argument cannot be sent (it reads as no argument)")
     for arg in args:
@@ -256,6 +275,7 @@ __all__ = [
     "AahCodec",
     "Frame",
     "Side",
+    "bare_frame",
     "encode_frame",
     "printable_command",
     "sanitize_text",

@@ -53,7 +53,7 @@ from gamehall.protocols._core import (
     Wire,
 )
 from gamehall.protocols.aah import commands, placement, texts
-from gamehall.protocols.aah.codec import AahCodec, Frame, Side
+from gamehall.protocols.aah.codec import AahCodec, Frame, Side, encode_frame
 from gamehall.protocols.aah.frames import frame, hall_frames, render_key, table_frames
 from gamehall.protocols.aah.meta import (
     PROTOCOL_VERSION,
@@ -76,6 +76,9 @@ END_GRACE_S: Final = 2.5
 MAX_PROTOCOL_ERRORS: Final = 20
 """Consecutive rejected inputs before the connection is dropped (7.3)."""
 
+PONG: Final = encode_frame(frame("PONG"))
+"""The answer to every ``PING``, encoded once (the busiest frame: clients use it as a probe)."""
+
 MAX_FLUSH_BYTES: Final = 2048
 """Bytes the server hands to one AAH connection per write; the rest of its queue goes out on
 later loop turns, whole frames only. The 0.2.0 client reads into a fixed buffer (.NET's
@@ -97,6 +100,10 @@ class State(enum.Enum):
     HANDSHAKE = "handshake"
     SEATED = "seated"
     CLOSING = "closing"
+
+
+_ENDING = (SeatKicked, TableClosed)
+"""The events after which :meth:`AahDialogue.deliver` may end the connection's place."""
 
 
 class AahDialogue:
@@ -139,15 +146,16 @@ class AahDialogue:
 
     def receive_data(self, data: bytes) -> None:
         """Buffer bytes; the server calls :meth:`handle_buffered` to pace the handling."""
-        if not self._closing():
+        if self.state is not State.CLOSING:
             self._codec.receive_data(data)
 
     def handle_buffered(self, limit: int) -> int:
         """Handle up to ``limit`` buffered frames (or framing errors); returns how many."""
         handled = 0
-        while handled < limit and not self._closing():
+        next_message = self._codec.next_message
+        while handled < limit and self.state is not State.CLOSING:
             try:
-                message = self._codec.next_message()
+                message = next_message()
             except ProtocolError as exc:
                 handled += 1
                 self._bad_frame(exc)
@@ -183,6 +191,8 @@ class AahDialogue:
         try:
             key = render_key(event, seat)
             self._send_encoded(delivery.rendered(key, lambda: self._encode(table_frames(event, seat))))
+            if not isinstance(event, _ENDING):
+                return
             if isinstance(event, SeatKicked) and event.seat == self.seat:
                 self._close(dropped=True)
             elif isinstance(event, TableClosed):
@@ -271,7 +281,7 @@ class AahDialogue:
                 self._send_meta()
             self.accepted()
         elif command == "PING":
-            self.send(frame("PONG"))
+            self._pong()
             self.accepted()
         elif command == "PONG":
             self.accepted()
@@ -371,7 +381,7 @@ class AahDialogue:
         self.accepted()
 
     def _on_ping(self, args: tuple[str, ...]) -> None:
-        self.send(frame("PONG"))
+        self._pong()
         self.accepted()
 
     def _on_pong(self, args: tuple[str, ...]) -> None:
@@ -422,6 +432,11 @@ class AahDialogue:
     def send(self, message: Frame) -> None:
         """One whole frame in one write; nothing once the connection is lost."""
         self._send_all((message,))
+
+    def _pong(self) -> None:
+        """``PONG``: :meth:`send` for the one frame that is answered most, without encoding it."""
+        if not self._lost:
+            self._wire.send(PONG)
 
     def _send_all(self, frames: Sequence[Frame]) -> None:
         if not self._lost:

@@ -14,7 +14,7 @@ carry NUL or ETX inside an argument.
 from __future__ import annotations
 
 from gamehall.protocols._core import ChatSaid, Notice, RenderKey
-from gamehall.protocols.aah.codec import Frame, sanitize_text
+from gamehall.protocols.aah.codec import Frame, bare_frame, sanitize_text
 from gamehall.rules._core import Event, Seat, SeatJoined, SeatLeft, SeatRenamed
 from gamehall.rules.aah.cards import WhiteCard
 from gamehall.rules.aah.events import (
@@ -38,8 +38,11 @@ from gamehall.rules.aah.events import (
 
 
 def frame(command: str, *args: str) -> Frame:
-    """A server frame with every argument sanitised (no NUL, ETX or other C0 control but LF)."""
-    return Frame(command, tuple(sanitize_text(arg) for arg in args))
+    """A server frame with every argument sanitised (no NUL, ETX or other C0 control but LF).
+    A known command without arguments is the codec's shared instance (``PONG``, ``ACKN``)."""
+    if not args:
+        return bare_frame(command) or Frame(command)
+    return Frame(command, tuple(map(sanitize_text, args)))
 
 
 def white_frame(card: WhiteCard) -> Frame:

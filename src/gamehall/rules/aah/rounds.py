@@ -91,6 +91,19 @@ def awaited_pickers(table: TableState) -> list[SeatRecord]:
     return [rec for rec in table.present() if rec.seat != rnd.czar and not rnd.is_complete(rec.seat)]
 
 
+def awaited_picker_seats(table: TableState) -> frozenset[Seat]:
+    """The seats of :func:`awaited_pickers`, in one pass: the room asks ``to_move()`` twice
+    per input (stale-action marks), so this stays a single loop over the seats."""
+    rnd = table.round
+    assert rnd is not None
+    czar, pick, submissions = rnd.czar, rnd.black.pick, rnd.submissions
+    return frozenset(
+        rec.seat
+        for rec in table.seats.values()
+        if rec.present and not rec.released and rec.seat != czar and len(submissions.get(rec.seat, ())) < pick
+    )
+
+
 def play_cards(table: TableState, rec: SeatRecord, cards: list[WhiteCard], out: list[Event]) -> None:
     """Move checked cards from the hand to the submission, one ``BLNK`` each to the others."""
     rnd = table.round

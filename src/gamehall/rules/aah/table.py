@@ -346,7 +346,7 @@ class AahTable:
     def to_move(self) -> ToMove:
         t = self._t
         if t.phase is Phase.PICK:
-            return ToMove(frozenset(rec.seat for rec in rounds.awaited_pickers(t)), "pick")
+            return ToMove(rounds.awaited_picker_seats(t), "pick")
         czar = t.current_czar()
         if t.phase is Phase.JUDGE and czar is not None:
             return ToMove(frozenset({czar}), "judge")

@@ -1,0 +1,9 @@
+"""Several gamehall nodes on one Redis: room leases and fencing (docs/scale-out.md).
+
+Imported only when the server is started with ``--redis``.
+"""
+
+from gamehall.cluster.leases import Lease, RoomLeases
+from gamehall.cluster.node import ClusterError, Node, default_node_id, open_node
+
+__all__ = ["ClusterError", "Lease", "Node", "RoomLeases", "default_node_id", "open_node"]
