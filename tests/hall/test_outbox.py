@@ -204,3 +204,22 @@ def test_a_barrier_behind_a_failed_background_commit_is_released_and_the_room_cl
         assert hall.outbox.idle
 
     asyncio.run(scenario())
+
+
+def test_writes_a_node_drops_with_a_lost_lease_release_the_barrier_that_waited_for_them() -> None:
+    async def scenario() -> None:
+        clock = LoopClock()
+        store = BackgroundStore()
+        hall = Hall(games={"toy": TOY}, store=store, clock=clock, commit_waiter=clock.wait_for)
+        room_id, alice, bob, _la, _lb = seated_pair(hall)
+        await asyncio.sleep(0.2)
+        alice.act(room_id, Add(1))
+        await asyncio.sleep(0.01)  # that act's commit is under way
+        bob.act(room_id, Add(2))  # queued behind it
+        resumed: list[str] = []
+        assert not hall.write_barrier(lambda: resumed.append("resumed"))
+        hall.outbox.forget(frozenset({room_id}))  # the lease is lost: the queued act never commits
+        await asyncio.sleep(0.2)
+        assert resumed == ["resumed"]  # released once the first commit finished, not stuck
+
+    asyncio.run(scenario())
