@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import logging
 import socket
+import struct
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -289,6 +291,23 @@ async def test_drain_closes_every_connection(echo: EchoServer) -> None:
         assert await asyncio.wait_for(reader.read(), 1) == b""
     await asyncio.sleep(0.01)
     assert all(dialogue.lost == 1 for dialogue in echo.dialogues)
+
+
+async def test_closing_after_the_peer_reset_is_no_error(
+    echo: EchoServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The client resets its connection (RST) and the server closes before its loop has read
+    the reset: the half-close then finds no peer (ENOTCONN). That peer is simply gone."""
+    client = socket.create_connection(("127.0.0.1", echo.port))
+    await echo.wait_for_dialogues(1)
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    client.close()  # linger 0: an RST instead of a FIN
+    time.sleep(0.05)  # the RST arrives while the loop is blocked here: it has not read it
+    with caplog.at_level(logging.ERROR, logger="gamehall"):
+        echo.connections[0].close()
+        await echo.wait_lost(echo.dialogues[0])
+    assert echo.dialogues[0].lost == 1
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
 
 
 def test_token_bucket_allows_the_burst_then_the_rate() -> None:

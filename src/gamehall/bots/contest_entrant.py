@@ -44,6 +44,9 @@ from typing import Any
 POLICIES = ("random", "heuristic", "sleeper", "cheater")
 GAMES = ("aah", "doppelkopf", "ursuppe", "mrjack", "words")
 SLEEP_FOREVER_S = 24 * 3600.0
+MOVE_REFUSED = (60100, 60200)
+"""JDuplicate's codes for a well-formed move whose tiles the rules refuse (60101 square outside
+the board .. 60110 no word); 6000x (not in a game, not your turn) end the cheater's repeats."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -206,6 +209,11 @@ def _misbehave(
         setattr(owner, again, refused)
 
 
+def _replace(owner: Any, method: str, new: Callable[..., Any]) -> None:
+    """Put ``new`` in place of ``owner.method`` (this process plays one game: nothing else sees it)."""
+    setattr(owner, method, new)
+
+
 def _mrjack_misbehaves(how: str) -> None:
     from gamehall.bots.mrjack.player import WirePlayer
     from gamehall.protocols.mrjack.terms import Atom, Compound
@@ -230,9 +238,23 @@ def _ursuppe_misbehaves(how: str) -> None:
     from gamehall.bots.ursuppe.player import WirePlayer
 
     def cheat(self: Any) -> list[str]:
-        return ["BEWEGEN 1 9"]  # there is no direction 9, and it is rarely a move request
+        return ["BEWEGEN 1 9"]  # there is no direction 9: a syntax FEHLER, or 30 off a move request
 
-    _misbehave(WirePlayer, "_decide", cheat, how, again="_next_candidate")
+    _misbehave(WirePlayer, "_decide", cheat, how)
+    if how == "cheater":
+        original = WirePlayer._refused
+
+        def refused(self: Any, line: str) -> list[str]:
+            """Cheat again while the request is still open: every FEHLER except those saying
+            the request is gone (17 not its turn, 26 no game, 29 timed out) counts as an error."""
+            request = self._request
+            original(self, line)  # its bookkeeping (the refusal is recorded); its answer is dropped
+            if request is None or line.split()[1:2] in (["17"], ["26"], ["29"]):
+                return []
+            self._request = request
+            return cheat(self)
+
+        _replace(WirePlayer, "_refused", refused)
 
 
 def _aah_misbehaves(how: str) -> None:
@@ -243,6 +265,14 @@ def _aah_misbehaves(how: str) -> None:
             self._send_action("PICK", 10**9)  # a card nobody holds
 
     _misbehave(AahWireBot, "_play_cards", cheat, how)
+    if how == "cheater":  # every UNRG (the refused PICK) is answered by another refused PICK
+        original = AahWireBot._HANDLERS["UNRG"]
+
+        def refused(self: Any, args: tuple[str, ...]) -> None:
+            original(self, args)
+            cheat(self)
+
+        AahWireBot._HANDLERS["UNRG"] = refused
 
 
 def _words_misbehaves(how: str) -> None:
@@ -254,6 +284,22 @@ def _words_misbehaves(how: str) -> None:
         return m.Moves((wire_tile(0, 0, "Q"), wire_tile(0, 1, "Q")))  # not a word, not the rack, off centre
 
     _misbehave(WordsWirePlayer, "_chosen", cheat, how)
+    if how == "cheater":
+        original = WordsWirePlayer.receive
+
+        def receive(self: Any, message: Any) -> list[Any]:
+            """A refused move (an error of the move range while the turn is open) is answered
+            by another one; everything else as the bot does."""
+            answer: list[Any] = original(self, message)
+            if (
+                isinstance(message, m.Error)
+                and self.turn_open
+                and MOVE_REFUSED[0] <= message.code < MOVE_REFUSED[1]
+            ):
+                return [cheat(self)]
+            return answer
+
+        _replace(WordsWirePlayer, "receive", receive)
 
 
 MISBEHAVIOURS: dict[str, Callable[[str], None]] = {

@@ -534,7 +534,11 @@ class TcpConnection(asyncio.Protocol):
         if self._peer_eof or not transport.can_write_eof():
             transport.close()
         else:
-            transport.write_eof()  # FIN after our data; keep reading (and discarding) a while
+            try:
+                transport.write_eof()  # FIN after our data; keep reading (and discarding) a while
+            except OSError:  # ENOTCONN: the peer reset first and the loop has not read it yet
+                transport.abort()  # nobody to send to: the peer is already gone
+                return
             self._set_reading(paused=False)
         self._linger_until = self._loop.time() + min(LINGER_S, self._limits.close_timeout_s)
         self._abort_timer = self._loop.call_later(LINGER_QUIET_S, self._check_linger)
