@@ -62,8 +62,10 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
+from gamehall.games import GAMES, WEB
 from gamehall.rules._config import ConfigSchema, Setting
 from gamehall.rules._core import JSON, ConfigError
 
@@ -76,15 +78,12 @@ __all__ = [
     "load_config",
 ]
 
-DEFAULT_PORTS: Mapping[str, int] = {
-    "aah": 11235,
-    "cg": 11225,
-    "urserver": 4711,
-    "mrjack": 4712,
-    "jduplicate": 4713,
-    "web": 8080,
-}
-"""One listener per protocol (``web`` serves HTTP and the browser's WebSocket). 0 = off."""
+DEFAULT_PORTS: Mapping[str, int] = MappingProxyType(
+    {entry.spec.name: entry.spec.default_port for entry in GAMES} | {WEB.name: WEB.default_port}
+)
+"""One listener per protocol (``web`` serves HTTP and the browser's WebSocket), 0 = off: the
+``default_port`` of each protocol's spec (``protocols/<name>/spec.py``), the one place a port
+number is written, in the order of :data:`gamehall.games.GAMES` (the order of ``--help``)."""
 
 MIN_SECRET_LENGTH = 12
 """The operator token guards closing rooms and removing users: not a word one can guess."""

@@ -166,6 +166,10 @@ class BoggleTable(WordsTable):
         self.found: dict[Seat, list[str]] = {}
         self.last_results: dict[Seat, tuple[WordResult, ...]] = {}
 
+    def grid_rows(self) -> tuple[str, ...]:
+        running = self.started and not self.finished and self.phase in (Phase.OPEN, Phase.GRACE)
+        return self.grid if running else ()
+
     # ---------------------------------------------------------------- the round
 
     def _next_turn(self) -> list[Event]:

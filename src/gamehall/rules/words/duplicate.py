@@ -36,7 +36,7 @@ from gamehall.rules._core import (
 )
 from gamehall.rules.words.actions import ChangeLetters, Moves, StartTurn
 from gamehall.rules.words.bag import can_meet_minimum, draw_duplicate_rack, remove_tiles
-from gamehall.rules.words.board import Board
+from gamehall.rules.words.board import Board, Square
 from gamehall.rules.words.events import (
     HandDealt,
     MovesRequested,
@@ -81,6 +81,9 @@ class DuplicateTable(WordsTable):
         self.tops: list[Move] = []
         """Every top placed so far, in order (replays compare these)."""
         self.submissions: dict[Seat, Submission] = {}
+
+    def board_glyphs(self) -> list[tuple[Square, str]]:
+        return [(square, tile.glyph) for square, tile in self.board.tiles()]
 
     # ---------------------------------------------------------------- the turn
 
