@@ -18,7 +18,7 @@ Four sources, each overriding the one before it:
        out_queue_limit_bytes = 1048576
        rate_limit_per_s = 500
        rate_limit_burst = 1000
-       gc_freeze_s = 5        # collector: freeze survivors this often (0 = only at start)
+       gc_freeze_s = 1        # collector: freeze survivors this often (0 = only at start)
        gc_reclaim_s = 900     # collector: unfreeze and collect everything this often (0 = never)
        operator_token = "a long random string"   # the host console (/host); off without it
        redis = "redis://127.0.0.1:6379/0"        # several nodes: room leases (docs/scale-out.md)
@@ -132,7 +132,7 @@ class ServerConfig:
     out_queue_limit_bytes: int = 1 << 20
     rate_limit_per_s: float = 500.0
     rate_limit_burst: int = 1000
-    gc_freeze_s: float = 5.0
+    gc_freeze_s: float = 1.0
     gc_reclaim_s: float = 900.0
     operator_token: str | None = None
     """The host console's token (``/host``); ``None``: the console is off."""
