@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from gamehall.config import DEFAULT_PORTS, ConfigError, ServerConfig, add_server_arguments, load_config
+from gamehall.games import GAMES, WEB
 from gamehall.rules._config import ConfigSchema, Setting
 
 SCHEMAS = {
@@ -479,3 +480,18 @@ def test_two_listeners_on_one_port_are_refused_naming_both_sources(tmp_path: Pat
 def test_moving_the_clashing_listener_away_resolves_the_clash() -> None:
     config = load(flags={"aah_port": 8080, "web_port": 8081})
     assert (config.ports["aah"], config.ports["web"]) == (8080, 8081)
+
+
+def test_the_default_ports_and_the_help_come_from_the_protocol_specs() -> None:
+    specs = [entry.spec for entry in GAMES] + [WEB]
+    assert list(DEFAULT_PORTS.items()) == [(spec.name, spec.default_port) for spec in specs]
+    parser = argparse.ArgumentParser()
+    add_server_arguments(parser)
+    text = " ".join(parser.format_help().split())
+    for spec in specs:
+        assert f"{spec.name} listener (default {spec.default_port}, 0 = off)" in text
+
+
+def test_the_default_ports_cannot_be_changed_behind_the_specs_back() -> None:
+    with pytest.raises(TypeError):
+        DEFAULT_PORTS["aah"] = 1  # type: ignore[index]

@@ -18,7 +18,7 @@ Four sources, each overriding the one before it:
        out_queue_limit_bytes = 1048576
        rate_limit_per_s = 500
        rate_limit_burst = 1000
-       gc_freeze_s = 5        # collector: freeze survivors this often (0 = only at start)
+       gc_freeze_s = 1        # collector: freeze survivors this often (0 = only at start)
        gc_reclaim_s = 900     # collector: unfreeze and collect everything this often (0 = never)
        operator_token = "a long random string"   # the host console (/host); off without it
        redis = "redis://127.0.0.1:6379/0"        # several nodes: room leases (docs/scale-out.md)
@@ -62,8 +62,10 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
+from gamehall.games import GAMES, WEB
 from gamehall.rules._config import ConfigSchema, Setting
 from gamehall.rules._core import JSON, ConfigError
 
@@ -76,15 +78,12 @@ __all__ = [
     "load_config",
 ]
 
-DEFAULT_PORTS: Mapping[str, int] = {
-    "aah": 11235,
-    "cg": 11225,
-    "urserver": 4711,
-    "mrjack": 4712,
-    "jduplicate": 4713,
-    "web": 8080,
-}
-"""One listener per protocol (``web`` serves HTTP and the browser's WebSocket). 0 = off."""
+DEFAULT_PORTS: Mapping[str, int] = MappingProxyType(
+    {entry.spec.name: entry.spec.default_port for entry in GAMES} | {WEB.name: WEB.default_port}
+)
+"""One listener per protocol (``web`` serves HTTP and the browser's WebSocket), 0 = off: the
+``default_port`` of each protocol's spec (``protocols/<name>/spec.py``), the one place a port
+number is written, in the order of :data:`gamehall.games.GAMES` (the order of ``--help``)."""
 
 MIN_SECRET_LENGTH = 12
 """The operator token guards closing rooms and removing users: not a word one can guess."""
@@ -133,7 +132,7 @@ class ServerConfig:
     out_queue_limit_bytes: int = 1 << 20
     rate_limit_per_s: float = 500.0
     rate_limit_burst: int = 1000
-    gc_freeze_s: float = 5.0
+    gc_freeze_s: float = 1.0
     gc_reclaim_s: float = 900.0
     operator_token: str | None = None
     """The host console's token (``/host``); ``None``: the console is off."""

@@ -26,8 +26,8 @@ FAST_WORDS = {
     "end_turn_when_all_moved": True,
 }
 DEADLINES = Deadlines(soft_s=8.0, hard_s=8.0, connect_s=5.0, soft_strikes=100)
-"""Duplicate keeps a seat "to move" until its turn closes (a better move may replace the
-first), so the hard deadline is longer than the game's own turn time."""
+"""Deadlines the wire bots never come near (they answer at once); the held-turn rule itself is
+tested in test_contest_held_turns.py."""
 
 
 def entrant(port: int, game: GameOrder, name: str, version: m.Version, seed: int) -> WordsWireBot:

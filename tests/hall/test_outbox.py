@@ -6,16 +6,15 @@ purpose: these tests end the turns themselves."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Sequence
 from typing import Any
 
+from background_store import BackgroundStore
 from recording_listener import RecordingListener
 from toy_game import TOY, Add, Added
 
 from gamehall.hall import FakeClock, Hall
 from gamehall.protocols._core import CloseReason, Delivery
 from gamehall.server.clock import LoopClock
-from gamehall.store.base import Write
 from gamehall.store.memory import MemoryStore
 
 
@@ -102,25 +101,6 @@ def test_a_failed_commit_delivers_nothing_of_it_and_closes_the_room() -> None:
     assert hall.rooms() == []
 
 
-class BackgroundStore(MemoryStore):
-    """A store that commits in the background, as a networked one does (the contract of
-    ``Store.commit``): the write lands when the returned awaitable finishes."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.started = 0
-
-    def commit(self, batch: Sequence[Write]) -> Awaitable[None] | None:  # type: ignore[override]
-        self.started += 1
-        writes = list(batch)
-
-        async def later() -> None:
-            await asyncio.sleep(0.05)
-            MemoryStore.commit(self, writes)
-
-        return later()
-
-
 def test_a_background_commit_is_awaited_before_anything_is_delivered() -> None:
     async def scenario() -> None:
         clock = LoopClock()
@@ -168,3 +148,78 @@ def test_a_listener_that_fails_on_a_delivery_costs_the_others_nothing() -> None:
     hall.flush()
     assert [e.total for e in lb.events(Added)] == [1, 3]
     assert lb.seqs() == sorted(lb.seqs())
+
+
+# ------------------------------------------------------------------ the write barrier
+
+
+def test_the_barrier_passes_at_once_when_the_store_commits_in_place() -> None:
+    hall = make_hall()
+    room_id, alice, _bob, la, _lb = seated_pair(hall)
+    alice.act(room_id, Add(2))
+    resumed: list[str] = []
+    assert hall.write_barrier(lambda: resumed.append("resumed"))  # flushed: committed, delivered
+    assert [e.total for e in la.events(Added)] == [2]
+    assert [e.kind for e in hall.store.load_room(room_id).entries][-1] == "act"  # type: ignore[union-attr]
+    assert resumed == []
+
+
+def test_the_barrier_holds_a_reply_until_the_background_commit_of_its_input_finished() -> None:
+    async def scenario() -> None:
+        clock = LoopClock()
+        store = BackgroundStore()
+        hall = Hall(games={"toy": TOY}, store=store, clock=clock, commit_waiter=clock.wait_for)
+        room_id, alice, _bob, la, _lb = seated_pair(hall)
+        await asyncio.sleep(0.2)  # the seating is committed
+        alice.act(room_id, Add(2))  # the dialogue would answer this input now
+        seen_at_resume: list[tuple[bool, int]] = []
+
+        def resume() -> None:
+            entries = store.load_room(room_id).entries  # type: ignore[union-attr]
+            seen_at_resume.append((entries[-1].kind == "act", len(la.events(Added))))
+
+        assert not hall.write_barrier(resume)  # the act's commit is under way: wait
+        assert seen_at_resume == []
+        await asyncio.sleep(0.2)
+        assert seen_at_resume == [(True, 1)]  # resumed once, after the commit and its deliveries
+
+    asyncio.run(scenario())
+
+
+def test_a_barrier_behind_a_failed_background_commit_is_released_and_the_room_closes() -> None:
+    async def scenario() -> None:
+        clock = LoopClock()
+        store = BackgroundStore()
+        hall = Hall(games={"toy": TOY}, store=store, clock=clock, commit_waiter=clock.wait_for)
+        room_id, alice, _bob, la, _lb = seated_pair(hall)
+        await asyncio.sleep(0.2)
+        store.fail_next = True
+        alice.act(room_id, Add(2))
+        resumed: list[str] = []
+        assert not hall.write_barrier(lambda: resumed.append("resumed"))
+        await asyncio.sleep(0.2)
+        assert resumed == ["resumed"]  # released, never stuck
+        assert hall.rooms() == []  # the room ran ahead of its log: closed
+        assert la.events(Added) == []  # the lost move was never heard
+        assert hall.outbox.idle
+
+    asyncio.run(scenario())
+
+
+def test_writes_a_node_drops_with_a_lost_lease_release_the_barrier_that_waited_for_them() -> None:
+    async def scenario() -> None:
+        clock = LoopClock()
+        store = BackgroundStore()
+        hall = Hall(games={"toy": TOY}, store=store, clock=clock, commit_waiter=clock.wait_for)
+        room_id, alice, bob, _la, _lb = seated_pair(hall)
+        await asyncio.sleep(0.2)
+        alice.act(room_id, Add(1))
+        await asyncio.sleep(0.01)  # that act's commit is under way
+        bob.act(room_id, Add(2))  # queued behind it
+        resumed: list[str] = []
+        assert not hall.write_barrier(lambda: resumed.append("resumed"))
+        hall.outbox.forget(frozenset({room_id}))  # the lease is lost: the queued act never commits
+        await asyncio.sleep(0.2)
+        assert resumed == ["resumed"]  # released once the first commit finished, not stuck
+
+    asyncio.run(scenario())

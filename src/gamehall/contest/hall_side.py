@@ -35,7 +35,7 @@ from gamehall.hall.results import abandoned_to_bots_result
 from gamehall.hall.room import Room
 from gamehall.protocols._core import Cancellable, CloseReason, HallError
 from gamehall.protocols.cg.accounts import Accounts
-from gamehall.rules._core import JSON, ForfeitReason, RuleError, Seat, SeatEnd, SeatResult
+from gamehall.rules._core import JSON, ForfeitReason, HeldTurn, RuleError, Seat, SeatEnd, SeatResult
 from gamehall.store.base import MetaUpdate, RoomRecord
 
 log = logging.getLogger(__name__)
@@ -241,11 +241,13 @@ def _record_cg_lobby(hall: Hall, room: Room, uuids: list[str]) -> None:
 
 @dataclass(slots=True)
 class _Clock:
-    """One seat's running move clock: since when it must act, for what, and its hard timer."""
+    """One seat's move clock: since when it must act, for what (the decision's kind and, in a
+    held-turn game, the turn), and its hard timer (``None``: stopped, the seat has answered)."""
 
     kind: str
+    turn: int | None
     since: float
-    hard: Cancellable
+    hard: Cancellable | None
 
 
 class Referee:
@@ -262,6 +264,11 @@ class Referee:
       ``soft_s`` is a soft-timeout strike (``soft_strikes`` of them: ``soft_timeout``), no move
       by ``hard_s`` is ``timeout``. A clock restarts after each accepted move of its seat and
       when the kind of decision changes.
+    - **held turns** (:class:`~gamehall.rules._core.HeldTurn`: duplicate, boggle): a seat stays
+      to move until the turn closes, so ``to_move`` cannot tell a sleeper from a seat that has
+      answered. There the clock stops once the seat has moved in the current turn (a late
+      first move is the strike) and a new clock starts with the next turn; a move withdrawn
+      in the same turn takes the clock up again where it stopped, never with a fresh window.
     - **errors**: ``max_errors`` refused actions of a seat: ``rule_violation``.
     - **drop**: a seat whose connection dropped has ``connect_s`` to come back, else
       ``disconnected``; its move clock does not end the game meanwhile (the drop's rule does).
@@ -297,14 +304,38 @@ class Referee:
     # ---------------------------------------------------------------- told by the room
 
     def after_input(self, kind: str, seat: Seat | None) -> None:
-        if kind == "act" and seat is not None:
-            clock = self._clocks.pop(seat, None)
-            if clock is not None:
-                clock.hard.cancel()
-                if self._clock.now() - clock.since > self.deadlines.soft_s:
-                    self._strikes[seat] = self._strikes.get(seat, 0) + 1
-                    self._notes.append((seat, {"contest": NOTE_SOFT_TIMEOUT}))
+        if kind == "act" and seat is not None and self._answered(seat):
+            self._answer(seat)
         self._review_soon()
+
+    def _held_turn(self) -> HeldTurn | None:
+        state = self.room.state
+        return state if isinstance(state, HeldTurn) else None
+
+    def _answered(self, seat: Seat) -> bool:
+        """Whether an accepted action of ``seat`` answers its clock: any action, except in a
+        held turn, where only a move standing in the clock's turn does (an empty submission
+        is accepted but answers nothing). An action that closed the clock's turn answered it."""
+        held = self._held_turn()
+        if held is None:
+            return True
+        clock = self._clocks.get(seat)
+        return held.moved_this_turn(seat) or (clock is not None and clock.turn != held.turn)
+
+    def _answer(self, seat: Seat) -> None:
+        """Stop ``seat``'s running clock; an answer after ``soft_s`` is a strike. Outside held
+        turns the clock is dropped (the seat's next decision gets a fresh one); in a held turn
+        it stays, stopped, so :meth:`_sync_clocks` knows the seat has answered this turn."""
+        clock = self._clocks.get(seat)
+        if clock is None or clock.hard is None:
+            return
+        clock.hard.cancel()
+        clock.hard = None
+        if self._clock.now() - clock.since > self.deadlines.soft_s:
+            self._strikes[seat] = self._strikes.get(seat, 0) + 1
+            self._notes.append((seat, {"contest": NOTE_SOFT_TIMEOUT}))
+        if clock.turn is None:
+            del self._clocks[seat]
 
     def refused(self, seat: Seat, code: str) -> None:
         self._errors[seat] = self._errors.get(seat, 0) + 1
@@ -316,7 +347,8 @@ class Referee:
 
     def closed(self) -> None:
         for clock in self._clocks.values():
-            clock.hard.cancel()
+            if clock.hard is not None:
+                clock.hard.cancel()
         self._clocks.clear()
         for handle in self._away.values():
             handle.cancel()
@@ -379,18 +411,28 @@ class Referee:
                 )
 
     def _sync_clocks(self) -> None:
+        """Give every seat that owes a decision a clock, and no other seat one (class
+        docstring: a new kind of decision, or a new held turn, is a new clock)."""
         to_move = self.room.state.to_move()
+        held = self._held_turn()
+        turn = held.turn if held is not None else None
         now = self._clock.now()
         for seat in self._logins:
-            if seat in self._forfeited or seat not in to_move.seats:
+            moved = held is not None and held.moved_this_turn(seat)
+            # A seat that moved in a held turn keeps its (stopped) clock even where to_move
+            # drops it (duplicate): a withdrawn move must not come back to a fresh window.
+            if seat in self._forfeited or not (moved or seat in to_move.seats):
                 self._stop_clock(seat)
                 continue
             clock = self._clocks.get(seat)
-            if clock is not None and clock.kind == to_move.kind:
-                continue
-            self._stop_clock(seat)
-            hard = self._clock.call_later(self.deadlines.hard_s, self._after(self._hard_over, seat))
-            self._clocks[seat] = _Clock(to_move.kind, now, hard)
+            if clock is None or clock.kind != to_move.kind or clock.turn != turn:
+                self._stop_clock(seat)
+                clock = self._clocks[seat] = _Clock(to_move.kind, turn, now, None)
+            if moved:
+                self._answer(seat)
+            elif clock.hard is None:  # a new clock, or a held-turn move withdrawn: it runs on
+                left = max(0.0, self.deadlines.hard_s - (now - clock.since))
+                clock.hard = self._clock.call_later(left, self._after(self._hard_over, seat))
 
     @staticmethod
     def _after(call: Callable[[Seat], None], seat: Seat) -> Callable[[], None]:
@@ -398,7 +440,7 @@ class Referee:
 
     def _stop_clock(self, seat: Seat) -> None:
         clock = self._clocks.pop(seat, None)
-        if clock is not None:
+        if clock is not None and clock.hard is not None:
             clock.hard.cancel()
 
     def abandon(self) -> None:

@@ -3,7 +3,7 @@ and the room settings of a contest game.
 
 The deadlines follow the Software-Challenge server (soft 2 s, hard 10 s per move) except where
 a game's own pace makes that unfair: a word game's move is a search over a dictionary and its
-turn is a fixed window (``time_per_turn``), so its deadlines are that window's. Everything here
+turn is a fixed window (``time_per_turn``), so its deadlines fall inside that window. Everything here
 is a default: the entrants file overrides deadlines, table size and room settings per contest
 (:mod:`gamehall.contest.entrants`).
 """
@@ -66,16 +66,18 @@ PROFILES: Mapping[str, GameProfile] = {
     "ursuppe": GameProfile(
         "ursuppe", "urserver", 3, 3, 4, Deadlines(soft_s=2.0, hard_s=10.0), seats_setting="players"
     ),
-    # A duplicate turn is a window of time_per_turn seconds for everyone at once, and a seat
-    # stays "to move" until it closes (a better move may replace the first): both deadlines lie
-    # beyond the window and its grace.
+    # A duplicate turn is a window of time_per_turn seconds for everyone at once. The referee
+    # stops a seat's clock once it has a move standing in the turn and starts a new one with
+    # the next turn (HeldTurn), so both deadlines lie inside the window: a seat that sends
+    # nothing in a turn is typed timeout at the hard deadline, before the game's own turn
+    # timer would pass it by.
     "words": GameProfile(
         "words",
         "jduplicate",
         2,
         1,
         8,
-        Deadlines(soft_s=35.0, hard_s=40.0),
+        Deadlines(soft_s=20.0, hard_s=25.0),
         {"preset": "DupEN", "time_per_turn": 30, "end_turn_when_all_moved": True},
         duplicate=True,
         seats_setting="max_players",

@@ -198,16 +198,17 @@ def render_table(standings: Standings) -> str:
             f"{row.ordinal:>7.2f}"
         )
     names = [row.name for row in standings.rows]
+    width = max([6, *(len(n) for n in names)])  # whole names: two "random..." must not read alike
     lines += ["", "crosstable (points of the row against the column):"]
-    lines.append(" " * 11 + " ".join(f"{n[:6]:>6}" for n in names))
+    lines.append(" " * 11 + " ".join(f"{n:>{width}}" for n in names))
     for a in names:
         cells = []
         for b in names:
             if a == b:
-                cells.append(f"{'x':>6}")
+                cells.append(f"{'x':>{width}}")
             elif b in standings.crosstable.get(a, {}):
-                cells.append(f"{standings.crosstable[a][b]:>6.1f}")
+                cells.append(f"{standings.crosstable[a][b]:>{width}.1f}")
             else:
-                cells.append(f"{'.':>6}")
+                cells.append(f"{'.':>{width}}")
         lines.append(f"{a:<10} " + " ".join(cells))
     return "\n".join(lines) + "\n"

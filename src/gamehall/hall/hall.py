@@ -176,7 +176,8 @@ class Hall:
         self._users: dict[str, User] = {}
         self._room_counter = 0
         self._bot_seater = bot_seater
-        self.lobby = LobbyFeed(clock)
+        self.lobby = LobbyFeed(self.outbox.poke)
+        self.outbox.on_settled = self.lobby.flush  # the lobby push reads committed state only
         self.chat_memory = ChatMemory()
         self._bot_driver = bot_driver
         self.bot_takeover = (not tournament) if bot_takeover is None else bot_takeover
@@ -502,9 +503,15 @@ class Hall:
         self.outbox.send(None, partial(call, *args))
 
     def flush(self) -> None:
-        """Commit this turn's writes and make its listener calls now (the server before it
-        writes to a socket, and at shutdown; tests on a fake clock). See :class:`Outbox`."""
+        """Commit this turn's writes and make its listener calls now (at start and shutdown;
+        tests on a fake clock; connections use :meth:`write_barrier`). See :class:`Outbox`."""
         self.outbox.flush()
+
+    def write_barrier(self, resume: Callable[[], None]) -> bool:
+        """A connection's barrier before it writes to its socket: flush, and ``True`` if every
+        write queued so far is committed; else ``resume`` is called once it is
+        (:meth:`Outbox.barrier`)."""
+        return self.outbox.barrier(resume)
 
     def _commit_failed(self, room_ids: frozenset[str]) -> None:
         """A commit lost these rooms' latest writes: their state ran ahead of their log, so

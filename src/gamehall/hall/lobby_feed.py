@@ -2,11 +2,14 @@
 the same moments logged at INFO for the host.
 
 Rooms tell the feed when something happened (:meth:`LobbyFeed.touched`, on every published
-event but chat); the feed collects the rooms touched during one loop turn and, once the
-outermost hall call has returned (a ``call_later(0)`` on the hall's clock, like the flush of
-the hall's outbox), compares each room's lobby-visible facts with what it last sent. Only a real change
-(seats, away flags, spectators, status, title) reaches the watchers, so a game's hundreds of
-moves cost one cheap comparison per loop turn, not a message each.
+event but chat); the feed collects the rooms touched during one loop turn and pushes at the end
+of the hall outbox's flush, once the turn's writes are committed and its deliveries made
+(:attr:`~gamehall.hall.outbox.Outbox.on_settled`). It reads the rooms' live state, so it must not
+run earlier: a push made before the commit could show a seat change the store does not hold
+(and a crash would then take back). It compares each room's lobby-visible facts with what it
+last sent; only a real change (seats, away flags, spectators, status, title) reaches the
+watchers, so a game's hundreds of moves cost one cheap comparison per loop turn, not a message
+each.
 
 Why a push: a polled lobby shows a new room seconds late and costs every browser a request
 every few seconds whether anything changed or not.
@@ -19,7 +22,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gamehall.protocols._core import Cancellable, Clock, LobbyWatcher, RoomInfo
+from gamehall.protocols._core import LobbyWatcher, RoomInfo
 from gamehall.rules._core import JSON
 
 if TYPE_CHECKING:
@@ -47,15 +50,17 @@ def _signature(info: RoomInfo) -> _Signature:
 class LobbyFeed:
     """Pushes room changes to lobby watchers and logs room lifecycles (module docstring)."""
 
-    def __init__(self, clock: Clock) -> None:
-        self._clock = clock
+    def __init__(self, poke: Callable[[], None]) -> None:
+        """``poke`` asks the hall's outbox for a flush at the end of this turn (the outbox
+        calls :meth:`flush` when that flush has committed and delivered everything)."""
+        self._poke = poke
         self._watchers: dict[int, LobbyWatcher] = {}
         self._ids = itertools.count(1)
         self._dirty: dict[str, Room] = {}
         self._pending: list[tuple[str, Room | RoomInfo]] = []  # created (live) / closed (last state)
         self._sent: dict[str, _Signature] = {}
         self._started: set[str] = set()
-        self._flush_handle: Cancellable | None = None
+        self._due = False  # something to look at in the next flush
         self.preparing: dict[str, JSON] | None = None
         """What the server is preparing right now (a dictionary on the first start), if anything."""
 
@@ -106,8 +111,9 @@ class LobbyFeed:
         self._schedule()
 
     def _schedule(self) -> None:
-        if self._flush_handle is None:
-            self._flush_handle = self._clock.call_later(0.0, self.flush)
+        if not self._due:
+            self._due = True
+            self._poke()
 
     def removed(self, room: Room) -> None:
         """A room left the directory (finished, aborted, closed by an operator, shut down)."""
@@ -148,8 +154,11 @@ class LobbyFeed:
     # ---------------------------------------------------------------- the push
 
     def flush(self) -> None:
-        """Send what changed in the rooms touched since the last flush."""
-        self._flush_handle = None
+        """Send what changed in the rooms touched since the last flush (the outbox calls this
+        when everything is committed; cheap when nothing was touched)."""
+        if not self._due:
+            return
+        self._due = False
         pending, self._pending = self._pending, []
         for change, subject in pending:
             info = subject if isinstance(subject, RoomInfo) else subject.info()

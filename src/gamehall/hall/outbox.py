@@ -16,10 +16,16 @@ listener calls, in the order they were queued. So:
   because one queue holds every listener call of the hall.
 
 The flush is scheduled on the hall's clock (``call_later(0)``: after everything the loop is
-handling in this turn). The server also flushes right before it writes to a socket
-(:meth:`Outbox.flush` is idempotent), so a dialogue's own answer to an input never leaves
-before the commit of what that input changed. Tests on a fake clock flush with
+handling in this turn). The server's connections pass :meth:`Outbox.barrier` right before they
+write to a socket: it flushes (:meth:`Outbox.flush` is idempotent) and, if a background commit
+still holds writes queued before the barrier, makes the connection wait for it. So a
+dialogue's own answer to an input never leaves before the commit of what that input changed,
+with an embedded store and with a networked one alike. Tests on a fake clock flush with
 ``clock.run_due()`` (or :meth:`Outbox.flush`).
+
+When a flush has committed and delivered everything (nothing queued, no commit under way),
+it calls :attr:`Outbox.on_settled` once: the lobby feed's push, which reads the rooms' live
+state and so may run only when that state is all committed (:mod:`gamehall.hall.lobby_feed`).
 
 Listener calls made while flushing (a dialogue that logs out in ``ended``) queue more work,
 which the same flush commits and delivers before it returns.
@@ -56,6 +62,9 @@ Waiter = Callable[[Awaitable[None], Callable[[BaseException | None], None]], Non
 """Waits for an awaitable commit off the hall's stack, then calls back with its error or
 ``None`` (the server's runs it as a task on its event loop)."""
 
+Resume = Callable[[], None]
+"""Called once the commit a :meth:`Outbox.barrier` waited for has finished."""
+
 CommitFailed = Callable[[frozenset[str]], None]
 """Told the rooms whose writes a failed commit lost (the hall closes them)."""
 
@@ -83,8 +92,13 @@ class Outbox:
         self._handle: Cancellable | None = None
         self._flushing = False
         self._in_flight = False
+        self._queued = 0  # writes ever queued
+        self._settled = 0  # writes ever committed or lost (a failed commit)
+        self._barriers: list[tuple[int, Resume]] = []  # (writes queued before it, resume)
         self.on_commit_failed: CommitFailed | None = None
         """Set by the hall: closes the rooms a failed commit lost."""
+        self.on_settled: Callable[[], None] | None = None
+        """Set by the hall: the lobby feed's push, made when everything is committed."""
         self.ownership: Ownership | None = None
         """Set by the hall on a node of several: admits each batch before its commit."""
         self.on_refused: Refused | None = None
@@ -98,6 +112,7 @@ class Outbox:
     def write(self, write: Write) -> None:
         """Queue a store write; it is committed with the rest of this turn's writes."""
         self._writes.append(write)
+        self._queued += 1
         self._schedule()
 
     def send(self, room_id: str | None, call: Callable[[], None]) -> None:
@@ -110,13 +125,24 @@ class Outbox:
         """Drop the queued (not yet committing) writes and listener calls of rooms this node
         may no longer write: they could never be committed. Called before those rooms close,
         so that what the close queues (the players' ``ended``) is not dropped with them."""
+        base = self._queued - len(self._writes)  # the queued writes are numbered base+1...
+        dropped = [base + 1 + i for i, w in enumerate(self._writes) if w.room_id in room_ids]
         self._writes = [w for w in self._writes if w.room_id not in room_ids]
         self._sends = [s for s in self._sends if s.room_id not in room_ids]
+        if dropped:  # renumber: a barrier no longer waits for writes that will never commit
+            self._queued -= len(dropped)
+            self._barriers = [(mark - sum(d <= mark for d in dropped), go) for mark, go in self._barriers]
+            self._settle([])
 
     @property
     def idle(self) -> bool:
         """Whether nothing is queued and no commit is under way."""
         return not (self._writes or self._sends or self._in_flight)
+
+    def poke(self) -> None:
+        """Ask for a flush at the end of this turn although nothing is queued (the lobby feed
+        has rooms to look at; :attr:`on_settled` runs at its end)."""
+        self._schedule()
 
     def _schedule(self) -> None:
         if self._handle is None and not self._flushing and not self._in_flight:
@@ -135,18 +161,48 @@ class Outbox:
             return
         self._flushing = True
         try:
-            while self._writes or self._sends:
-                writes, self._writes = self._writes, []
-                sends, self._sends = self._sends, []
-                if not writes:
-                    self._deliver(sends)
-                    continue
-                pending = self._commit(writes, sends)
-                if pending is not None:
-                    self._wait(pending, writes, sends)
+            while True:
+                while self._writes or self._sends:
+                    writes, self._writes = self._writes, []
+                    sends, self._sends = self._sends, []
+                    if not writes:
+                        self._deliver(sends)
+                        continue
+                    pending = self._commit(writes, sends)
+                    if pending is not None:
+                        self._wait(pending, writes, sends)
+                        return
+                if self.on_settled is not None:
+                    self.on_settled()  # may queue more (a watcher that calls the hall)
+                if not (self._writes or self._sends):
                     return
         finally:
             self._flushing = False
+
+    def barrier(self, resume: Resume) -> bool:
+        """The write barrier of a connection: flush, then say whether every write queued so far
+        is committed. ``True``: the connection may write now. ``False``: a background commit
+        holds some of them; ``resume`` is called once they are committed (or lost: a failed
+        commit closes their rooms), after that batch's deliveries, and the connection writes
+        then what it held at the barrier (what it queued later passes the barrier again)."""
+        self.flush()
+        if self._settled >= self._queued:
+            return True
+        self._barriers.append((self._queued, resume))
+        return False
+
+    def _settle(self, writes: list[Write]) -> None:
+        """``writes`` are committed or lost: resume the barriers that waited for them."""
+        self._settled += len(writes)
+        ready = [resume for mark, resume in self._barriers if mark <= self._settled]
+        if not ready:
+            return
+        self._barriers = [(mark, resume) for mark, resume in self._barriers if mark > self._settled]
+        for resume in ready:
+            try:
+                resume()
+            except Exception:  # one connection's bug must not stall the others
+                log.exception("a connection failed to resume after a commit")
 
     def _commit(self, writes: list[Write], sends: list[_Send]) -> Awaitable[None] | None:
         """Commit ``writes``; an embedded store is done here and ``sends`` are delivered."""
@@ -156,10 +212,12 @@ class Outbox:
             pending = self._store.commit(writes)
         except Exception as exc:
             self._failed(writes, sends, exc)
+            self._settle(writes)
             return None
         if pending is None:
             self.batches += 1
             self._deliver(sends)
+            self._settle(writes)
         return pending
 
     def _owned_commit(
@@ -176,11 +234,13 @@ class Outbox:
         except Exception as exc:
             self._failed(answer.writes, _kept(sends, refused), exc)
             self._tell_refused(refused)
+            self._settle(writes)
             return None
         if pending is None:
             self.batches += 1
             self._deliver(_kept(sends, refused))
             self._tell_refused(refused)
+            self._settle(writes)
         else:
             self._refused = refused  # for _wait's callback
         return pending
@@ -218,6 +278,7 @@ class Outbox:
             else:
                 self._failed([w for w in writes if w.room_id not in refused], _kept(sends, refused), error)
             self._tell_refused(refused)
+            self._settle(writes)
             self.flush()
 
         self._waiter(pending, done)

@@ -530,6 +530,27 @@ class Game(Protocol):
         ...
 
 
+@runtime_checkable
+class HeldTurn(Protocol):
+    """An optional capability of a game whose turn is one window of time for several seats at
+    once (duplicate, boggle): a seat stays in :meth:`Game.to_move` until the turn closes, even
+    after it moved, because it may still act (a better move replaces the first, more words).
+
+    ``to_move`` alone cannot tell a seat that has not answered from one that has; these
+    read-only queries can. A contest's referee stops a seat's move clock once it has moved in
+    the current turn and starts a new one when ``turn`` changes (docs/contest.md).
+    """
+
+    @property
+    def turn(self) -> int:
+        """The running turn's number: a new number is a new request for a move."""
+        ...
+
+    def moved_this_turn(self, seat: Seat) -> bool:
+        """Whether ``seat`` has an accepted move standing in the current turn."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class GameType:
     """Everything the hall needs to host a game: its id, settings, engine and actions.

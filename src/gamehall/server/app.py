@@ -255,7 +255,7 @@ class Server:
                 self.metrics,
                 self.tracker,
                 self._kdf_executor,
-                self.hall.flush,  # nothing leaves before the commit of what it answers
+                self.hall.write_barrier,  # nothing leaves before the commit of what it answers
             )
             server = await start_tcp(spec.name, self.config.bind, self.plan[spec.name], factory)
             self._tcp[spec.name] = server
@@ -278,6 +278,7 @@ class Server:
         self.metrics.add_protocol(WEB.name)
         context = WebContext(
             hall=hall,
+            before_write=hall.write_barrier,  # as for TCP: nothing leaves before its commit
             store=self._store,
             dialogue_factory=hosted.connect,
             limits=connection_limits(self.config),

@@ -10,15 +10,19 @@ Decision (ours), the policy:
 
 1. after start-up (modules, decks, lexicons, restored rooms) everything is frozen
    (``gc.freeze()``: moved to the permanent generation, which collections skip);
-2. every ``gc_freeze_s`` seconds (default 5) a *settle*: one full collection, which now walks
-   only what was created since the last freeze (a few seconds of allocations, milliseconds),
-   so cyclic garbage made meanwhile is freed; then the survivors are frozen too. A full
-   collection triggered by the allocation thresholds in between walks the same small set;
-3. every ``gc_reclaim_s`` seconds (default 900; 0 = never) a *reclaim*: ``gc.unfreeze()`` and a
-   full collection of everything, for the cyclic garbage whose objects were frozen while still
-   alive (a closed room's or connection's reference cycles). This one pause is as long as a
-   full collection used to be; it happens every 15 minutes instead of every 15-30 seconds,
-   and its length and what it freed are exposed, so an operator can see whether it is
+2. every ``gc_freeze_s`` seconds (default 1) a *settle*: a collection of the two young
+   generations (cyclic garbage made since the last settle is freed while young; the walk covers
+   only what the young generations hold, milliseconds), then the survivors are frozen too;
+3. the allocation-triggered *full* collections are switched off while the policy runs (the
+   oldest generation's threshold raised; restored at stop): between settles they could only walk
+   the survivors promoted since the last settle, and at 1,000 tables those were enough for
+   80 ms pauses about once a second (docs/BENCHMARKS.md §15). A cycle that dies after it was
+   promoted waits for the reclaim;
+4. every ``gc_reclaim_s`` seconds (default 900; 0 = never) a *reclaim*: ``gc.unfreeze()`` and a
+   full collection of everything, for the cyclic garbage whose objects were frozen or promoted
+   while still alive (a closed room's or connection's reference cycles). This one pause is as
+   long as a full collection used to be; it happens every 15 minutes instead of every
+   second, and its length and what it freed are exposed, so an operator can see whether it is
    needed at all (0 unreachable objects: turn it off) or should run more often (memory).
 
 Objects that die without a cycle are freed by reference counting whether frozen or not.
@@ -40,7 +44,9 @@ from gamehall.server.metrics import Gauge, MetricsRegistry
 
 log = logging.getLogger(__name__)
 
-DEFAULT_FREEZE_S = 5.0
+DEFAULT_FREEZE_S = 1.0
+NO_FULL_COLLECTIONS = 1_000_000
+"""The oldest generation's threshold while the policy runs: young collections never escalate."""
 DEFAULT_RECLAIM_S = 900.0
 
 
@@ -89,6 +95,7 @@ class Collector:
         self.last_reclaim_freed = 0
         self._settle_handle: asyncio.TimerHandle | None = None
         self._reclaim_handle: asyncio.TimerHandle | None = None
+        self._thresholds: tuple[int, int, int] | None = None
 
     def start(self) -> None:
         """Freeze what start-up built and schedule the settles and reclaims (on the running
@@ -97,6 +104,9 @@ class Collector:
         gc.collect()
         gc.freeze()
         loop = asyncio.get_running_loop()
+        if self.freeze_s > 0 and self._thresholds is None:
+            young, middle, _oldest = self._thresholds = gc.get_threshold()
+            gc.set_threshold(young, middle, NO_FULL_COLLECTIONS)
         if self.freeze_s > 0:
             self._settle_handle = loop.call_later(self.freeze_s, self._settle)
         if self.reclaim_s > 0:
@@ -107,10 +117,13 @@ class Collector:
             if handle is not None:
                 handle.cancel()
         self._settle_handle = self._reclaim_handle = None
+        if self._thresholds is not None:
+            gc.set_threshold(*self._thresholds)
+            self._thresholds = None
         self.probe.remove()
 
     def _settle(self) -> None:
-        gc.collect()  # walks only the objects made since the last freeze
+        gc.collect(1)  # the young generations only: what was made since the last settle
         gc.freeze()
         self.settles += 1
         self._settle_handle = asyncio.get_running_loop().call_later(self.freeze_s, self._settle)

@@ -75,6 +75,11 @@ log = logging.getLogger("gamehall.server")
 DialogueFactory = Callable[[Wire], Dialogue]
 """Builds a connection's dialogue; the server binds the hall and the clock beforehand."""
 
+WriteBarrier = Callable[[Callable[[], None]], bool]
+"""``barrier(resume)``, run before connections write (the hall's
+:meth:`~gamehall.hall.outbox.Outbox.barrier`): ``True`` when what is queued may be written now;
+``False`` when it waits for a commit, and ``resume()`` is called once it may."""
+
 
 class TcpConnection(asyncio.Protocol):
     """A client connection of one TCP protocol (see the module docstring).
@@ -134,13 +139,14 @@ class TcpConnection(asyncio.Protocol):
         metrics: ServerMetrics,
         tracker: ConnectionTracker,
         executor: Executor | None = None,
-        before_write: Callable[[], None] | None = None,
+        before_write: WriteBarrier | None = None,
         batch: ListenerBatch | None = None,
     ) -> None:
-        """``before_write`` runs before writes to the socket: the hall's outbox flush, so that
-        no byte (a dialogue's own answer included) leaves before the commit of what the input
-        it answers changed. The listener's batch runs it once per turn before it flushes its
-        connections, and a closing connection before its last write. ``batch`` is shared by
+        """``before_write`` runs before writes to the socket: the hall's write barrier (flush the
+        outbox, and wait for a background commit), so that no byte (a dialogue's own answer
+        included) leaves before the commit of what the input it answers changed. The
+        listener's batch runs it once per turn before it flushes its connections, and a
+        closing connection before its last write. ``batch`` is shared by
         the connections of one listener (see :func:`connection_factory`); without one the
         connection gets its own."""
         self.protocol = protocol
@@ -470,6 +476,21 @@ class TcpConnection(asyncio.Protocol):
         self._write(b"".join(batch))
         self._schedule_flush()  # the rest on a later loop turn
 
+    def _flush_held(self, frames: int) -> None:
+        """The commit the write barrier waited for has finished: flush the ``frames`` queued
+        before the barrier; later ones wait for the next turn's barrier."""
+        if frames >= len(self._pending):
+            self._flush()
+            return
+        rest = self._pending[frames:]
+        rest_bytes = sum(len(frame) for frame in rest)
+        del self._pending[frames:]
+        self._pending_bytes -= rest_bytes
+        self._flush()
+        self._pending.extend(rest)
+        self._pending_bytes += rest_bytes
+        self._schedule_flush()
+
     def _flush_all(self) -> None:
         if not self._pending or self._lost or self._transport is None:
             return
@@ -500,8 +521,14 @@ class TcpConnection(asyncio.Protocol):
             self._pump_handle.cancel()
             self._pump_handle = None
         self._backlog.clear()
-        if self._before_write is not None and self._pending:
-            self._before_write()  # a closing answer, too, leaves only after the commit
+        if self._before_write is not None and self._pending and not self._before_write(self._finish_close):
+            return  # a closing answer, too, leaves only after the commit, which finishes us
+        self._finish_close()
+
+    def _finish_close(self) -> None:
+        """Write what is queued, then close (lingering): the second half of :meth:`_begin_close`."""
+        if self._lost or self._transport is None or self._linger_until:
+            return
         self._flush_all()
         transport = self._transport
         if self._peer_eof or not transport.can_write_eof():
@@ -585,7 +612,7 @@ class ListenerBatch:
     )
 
     def __init__(
-        self, protocol: str, metrics: ServerMetrics, before_write: Callable[[], None] | None = None
+        self, protocol: str, metrics: ServerMetrics, before_write: WriteBarrier | None = None
     ) -> None:
         self.protocol = protocol
         self._metrics = metrics
@@ -625,13 +652,28 @@ class ListenerBatch:
     def _end_of_turn(self) -> None:
         self._scheduled = False
         if self._dirty and self._before_write is not None:
-            # the hall's outbox: commit this turn's writes, then deliver; what it delivers to
-            # a connection already registered goes out in that connection's write below
-            self._before_write()
+            # the hall's write barrier: commit this turn's writes, then deliver; what it
+            # delivers to a connection already registered goes out in that connection's write
+            # below. While a background commit holds some of the writes, the connections keep
+            # their output (and their registration) until it has finished.
+            held = [(connection, len(connection._pending)) for connection in self._dirty]
+            if not self._before_write(lambda: self._release(held)):
+                self._dirty = []
+                self._count()
+                return
         dirty, self._dirty = self._dirty, []
         for connection in dirty:
             try:
                 connection._flush()
+            except Exception:  # one connection's failure must not hold back the others' output
+                log.exception("%s: flushing its output failed", connection.connection_id)
+        self._count()
+
+    def _release(self, held: list[tuple[TcpConnection, int]]) -> None:
+        """The commit a barrier waited for has finished: each connection writes what it held."""
+        for connection, frames in held:
+            try:
+                connection._flush_held(frames)
             except Exception:  # one connection's failure must not hold back the others' output
                 log.exception("%s: flushing its output failed", connection.connection_id)
         self._count()
@@ -654,7 +696,7 @@ def connection_factory(
     metrics: ServerMetrics,
     tracker: ConnectionTracker,
     executor: Executor | None = None,
-    before_write: Callable[[], None] | None = None,
+    before_write: WriteBarrier | None = None,
 ) -> Callable[[], TcpConnection]:
     """The protocol factory ``loop.create_server`` wants, for one listener. ``executor`` runs
     offloaded work (password hashes); ``None`` means the loop's default executor;

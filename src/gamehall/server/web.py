@@ -42,6 +42,7 @@ from aiohttp import web
 from gamehall.protocols._core import RoomInfo
 from gamehall.protocols.web.messages import room_json
 from gamehall.rules._core import JSON, GameType
+from gamehall.server.connection import WriteBarrier
 from gamehall.server.contests import ContestApi
 from gamehall.server.host import HostConsole
 from gamehall.server.limits import ConnectionLimits
@@ -102,6 +103,9 @@ class WebContext:
     replays: ReplayCache = field(default_factory=ReplayCache)
     contests: ContestApi | None = None
     """The contests' API; without it ``/api/contests`` is not routed (tests of other parts)."""
+    before_write: WriteBarrier | None = None
+    """The hall's write barrier (:meth:`~gamehall.hall.hall.Hall.write_barrier`): a WebSocket
+    writes nothing before the commit of what it answers, as a TCP connection does."""
     node: NodeFacts | None = None
     """This node among several (``--redis``); ``/healthz`` then shows its id and owned rooms."""
 
@@ -213,6 +217,7 @@ class _Handlers:
             context.metrics,
             context.tracker,
             context.executor,
+            context.before_write,
         )
 
     async def metrics(self, request: web.Request) -> web.Response:

@@ -6,6 +6,9 @@ and is fed every text message through ``text_received``. The same rules as for T
 
 - a bounded send queue: ``send_text`` only queues; one writer task sends in order. Queued bytes
   above ``out_queue_limit_bytes`` cut the browser off as a drop;
+- a write barrier, as on TCP: before the writer sends, it passes the hall's
+  (:meth:`~gamehall.hall.outbox.Outbox.barrier`), which commits what the outbox holds and
+  waits for a background commit, so no reply leaves before the commit of what it answers;
 - the input budgets (one token per WebSocket message, and bytes): over budget the reader waits
   before handling the next message (a throttle, never a disconnect), and after
   :data:`~gamehall.server.limits.INPUTS_PER_TURN` messages without a pause it yields the loop;
@@ -31,6 +34,7 @@ from typing import Any, Protocol
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from gamehall.server.connection import WriteBarrier
 from gamehall.server.limits import INPUTS_PER_TURN, ConnectionLimits, TokenBucket
 from gamehall.server.metrics import ServerMetrics
 from gamehall.server.tracker import ConnectionTracker, next_connection_id
@@ -68,8 +72,10 @@ class WebConnection:
         limits: ConnectionLimits,
         metrics: ServerMetrics,
         executor: Executor | None = None,
+        before_write: WriteBarrier | None = None,
     ) -> None:
         self.connection_id = next_connection_id(PROTOCOL)
+        self._before_write = before_write
         self._executor = executor
         self._offloaded: collections.deque[tuple[asyncio.Future[Any], Callable[[Any], None]]] = (
             collections.deque()
@@ -232,10 +238,15 @@ class WebConnection:
                 await self._wakeup.wait()
                 self._wakeup.clear()
                 self._meter()
-                while self._queue and not self._socket.closed:
+                held = await self._pass_barrier()
+                while held > 0 and self._queue and not self._socket.closed:
                     text, size = self._queue.popleft()
                     self._queued_bytes -= size
+                    held -= 1
                     await self._socket.send_str(text)
+                if self._queue and not self._socket.closed:  # queued behind the barrier: again
+                    self._wakeup.set()
+                    continue
                 if self._closing and not self._socket.closed:
                     await self._socket.close(code=self._close_code)
                     return
@@ -244,6 +255,24 @@ class WebConnection:
             if self._close_reason == "peer":
                 self._close_reason = "error"
             self.abort()
+
+    async def _pass_barrier(self) -> int:
+        """Pass the write barrier; returns how many queued messages may be sent now: all of
+        them when nothing waits for a commit, else those queued before the barrier, once the
+        commit they wait for has finished."""
+        if self._before_write is None or not self._queue:
+            return len(self._queue)
+        held = len(self._queue)
+        committed = asyncio.get_running_loop().create_future()
+
+        def resume() -> None:
+            if not committed.done():
+                committed.set_result(None)
+
+        if self._before_write(resume):
+            return len(self._queue)  # committed, and the flush's deliveries ride along
+        await committed
+        return held
 
     def _begin_close(self, code: WSCloseCode, reason: str) -> None:
         if self._closing or self._done:
@@ -266,11 +295,13 @@ async def serve_websocket(
     metrics: ServerMetrics,
     tracker: ConnectionTracker,
     executor: Executor | None = None,
+    before_write: WriteBarrier | None = None,
 ) -> web.WebSocketResponse:
-    """The ``GET /ws`` handler's body: upgrade, then run a :class:`WebConnection`."""
+    """The ``GET /ws`` handler's body: upgrade, then run a :class:`WebConnection` writing
+    behind ``before_write`` (the hall's write barrier)."""
     socket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES, heartbeat=HEARTBEAT_S)
     await socket.prepare(request)
-    connection = WebConnection(request, socket, limits, metrics, executor)
+    connection = WebConnection(request, socket, limits, metrics, executor, before_write)
     if not tracker.add(connection):
         log.warning("%s from %s refused: the server is full", connection.connection_id, connection.peer)
         await socket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"server full")

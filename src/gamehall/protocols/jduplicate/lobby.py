@@ -16,11 +16,12 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 from gamehall.protocols._core import Clock, HallError, HallPort, Session
 from gamehall.protocols._spec import ServerResources
 from gamehall.protocols.jduplicate import messages as m
+from gamehall.protocols.jduplicate.table import WordsPort
 from gamehall.rules._core import JSON, ConfigError
 
 MAX_GAMES: Final = 100
@@ -66,8 +67,8 @@ class JdGame:
     timeperturn: int
     maxplayers: int
     description: str
-    table: Any
-    """The engine table of the room (kept after the hall let the room go)."""
+    table: WordsPort
+    """The room's game, read only (kept after the hall let the room go)."""
     members: list[Member] = field(default_factory=list)
     """The JDuplicate connections playing in this game, in join order."""
     kicked: set[str] = field(default_factory=set)
@@ -81,7 +82,7 @@ class JdGame:
 
     @property
     def rules(self) -> m.Rules:
-        return m.Rules(str(self.table.rules.mode))
+        return m.Rules(self.table.rules.mode)
 
     @property
     def state(self) -> m.GameState:
@@ -167,8 +168,8 @@ class JdLobby:
             description=game.description,
             maxplayers=game.maxplayers,
             state=game.state,
-            turn=int(game.table.turn),
-            dictionary=str(game.table.rules.dictionary),
+            turn=game.table.turn,
+            dictionary=game.table.rules.dictionary,
             players=game.players(),
         )
 

@@ -13,11 +13,11 @@ Squares: the engine counts ``(row, col)`` from 0; the wire writes ``x = col + 1`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
 from gamehall.protocols._core import ChatSaid
 from gamehall.protocols.jduplicate import messages as m
 from gamehall.protocols.jduplicate.lobby import Departure
+from gamehall.protocols.jduplicate.table import WordsPort
 from gamehall.rules._core import Event, SeatJoined, SeatLeft
 from gamehall.rules.words import events as ev
 from gamehall.rules.words.board import STANDARD
@@ -69,7 +69,7 @@ def letter_set(letters: LetterSet) -> m.LetterSet:
     )
 
 
-def board_type(table: Any) -> m.BoardType:
+def board_type(table: WordsPort) -> m.BoardType:
     if table.mode == "boggle":
         return BOGGLE_BOARD
     row, col = STANDARD.start
@@ -81,13 +81,11 @@ def grid_board(rows: Iterable[str]) -> m.Board:
     return m.Board(tuple(wire_tile(r, c, glyph) for r, row in enumerate(rows) for c, glyph in enumerate(row)))
 
 
-def board(table: Any) -> m.Board:
+def board(table: WordsPort) -> m.Board:
     """BOARD of a table now: the tiles on the board, or the boggle grid while a round runs."""
     if table.mode == "boggle":
-        if table.started and not table.finished and table.phase.value in ("open", "grace"):
-            return grid_board(table.grid)
-        return m.Board(())
-    return m.Board(tuple(wire_tile(r, c, tile.glyph) for (r, c), tile in table.board.tiles()))
+        return grid_board(table.grid_rows())
+    return m.Board(tuple(wire_tile(r, c, glyph) for (r, c), glyph in table.board_glyphs()))
 
 
 def scores(event: ev.ScoresUpdated) -> m.Scores:

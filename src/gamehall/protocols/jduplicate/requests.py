@@ -44,6 +44,7 @@ from gamehall.protocols.jduplicate.refusals import (
     reason_text,
     rule_refusal,
 )
+from gamehall.protocols.jduplicate.table import words
 from gamehall.rules._core import Event, RuleError, SeatJoined
 from gamehall.rules.words import ChangeLetters, Moves, StartTurn
 from gamehall.rules.words import events as ev
@@ -161,7 +162,7 @@ def create_game(d: JdDialogue, message: m.CreateGameRequest) -> None:
         timeperturn=time,
         maxplayers=players,
         description=description,
-        table=session.room(info.room_id).game,
+        table=words(session.room(info.room_id)),
     )
     lobby.games[name.casefold()] = game
     try:
@@ -215,7 +216,7 @@ def adopt_foreign_games(d: JdDialogue) -> None:
             timeperturn=time if isinstance(time, int) else 0,
             maxplayers=players if isinstance(players, int) else info.max_seats,
             description=description,
-            table=session.room(info.room_id).game,
+            table=words(session.room(info.room_id)),
             foreign=True,
         )
 

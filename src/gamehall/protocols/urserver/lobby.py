@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 from gamehall.protocols._core import Cancellable, Clock, HallError, HallPort
 from gamehall.protocols._spec import ServerResources
 from gamehall.protocols._text import one_token
+from gamehall.protocols.urserver.table import UrsuppePort
 from gamehall.rules._core import JSON, ConfigError
 
 MAX_GAMES: Final = 50
@@ -55,9 +56,10 @@ class UrGame:
     players: int
     password: str | None
     timeout_ms: int
+    table: UrsuppePort
+    """The room's game, read only (kept after the hall let the room go; a game is listed only
+    once its room is open, and a reopened room replaces it)."""
     room_id: str | None = None
-    table: Any = None
-    """The engine table of the room (kept after the hall let the room go)."""
     names: dict[str, str] = field(default_factory=dict)
     """Hall user name (lower case) -> wire name, for players and spectators."""
     members: list[Member] = field(default_factory=list)
@@ -78,17 +80,17 @@ class UrGame:
 
     @property
     def started(self) -> bool:
-        return self.table is not None and bool(self.table.started)
+        return self.table.started
 
     @property
     def status(self) -> int:
         """0 waiting, 1 running, 2 ended (seed)."""
-        if self.ended or (self.table is not None and self.table.finished):
+        if self.ended or self.table.finished:
             return 2
         return 1 if self.started else 0
 
     def seated(self) -> int:
-        return 0 if self.table is None else len(self.table.seat_names())
+        return len(self.table.seat_names())
 
     def wire_name_of(self, hall_name: str) -> str:
         """The name on the wire: the UrServer name, or a browser user's name as one token
@@ -113,7 +115,7 @@ class UrGame:
 
     def name_taken(self, wire_name: str) -> bool:
         """Whether a player or spectator of this game already uses ``wire_name``."""
-        seated = set(self.table.seat_names().values()) if self.table is not None else set()
+        seated = set(self.table.seat_names().values())
         in_game = {self.wire_name_of(n) for n in seated} | {m.wire_name for m in self.spectators}
         return wire_name in in_game
 

@@ -17,6 +17,7 @@ from gamehall.protocols._core import HallError, HallPort, Session
 from gamehall.protocols.urserver import render
 from gamehall.protocols.urserver.commands import Fehler
 from gamehall.protocols.urserver.lobby import MAX_SPECTATORS, UrGame, max_games
+from gamehall.protocols.urserver.table import UrsuppePort, ursuppe
 from gamehall.rules._core import RuleError
 
 if TYPE_CHECKING:
@@ -149,12 +150,12 @@ class NewGame(Sequence):
     def _create(self, d: UrDialogue, timeout: int) -> None:
         if d.lobby.find(self.name) is not None:
             raise Fehler(16)
-        game = UrGame(self.name, self.players, self.password, timeout)
         session = _login(d, f"urserver-{d.lobby.next_login_suffix()}")
         try:
-            open_room(game, session)
+            room_id, table = open_room(self.name, self.players, self.password, timeout, session)
         finally:
             session.logout(dropped=False)
+        game = UrGame(self.name, self.players, self.password, timeout, table, room_id=room_id)
         d.lobby.add(game)
         d.end_sequence()
         d.send_lines([f"SPIEL_ANGEMELDET {self.name}"])
@@ -335,20 +336,21 @@ def _login_as(d: UrDialogue, wire_name: str) -> tuple[Session, str]:
     raise Fehler(13)
 
 
-def open_room(game: UrGame, session: Session) -> None:
-    """A new hall room for ``game``."""
+def open_room(
+    name: str, players: int, password: str | None, timeout_ms: int, session: Session
+) -> tuple[str, UrsuppePort]:
+    """A new hall room for the game ``name``: its id and its game, read only."""
     try:
         info = session.create_room(
             GAME,
-            {"players": game.players, "timeout_ms": game.timeout_ms},
-            password=game.password,
-            title=game.name,
-            extra={"urserver_name": game.name},
+            {"players": players, "timeout_ms": timeout_ms},
+            password=password,
+            title=name,
+            extra={"urserver_name": name},
         )
+        return info.room_id, ursuppe(session.room(info.room_id))
     except HallError:
         raise Fehler(22) from None
-    game.room_id = info.room_id
-    game.table = session.room(info.room_id).game
 
 
 def room_live(hall: HallPort, room_id: str | None) -> bool:
@@ -363,7 +365,7 @@ def ensure_room(d: UrDialogue, game: UrGame, session: Session) -> None:
     if not room_live(d.hall, game.room_id):
         if game.foreign:
             raise Fehler(27)
-        open_room(game, session)
+        game.room_id, game.table = open_room(game.name, game.players, game.password, game.timeout_ms, session)
 
 
 def discover(d: UrDialogue) -> None:
@@ -387,11 +389,11 @@ def discover(d: UrDialogue) -> None:
                 players if isinstance(players, int) else 3,
                 None,
                 timeout if isinstance(timeout, int) else 0,
+                ursuppe(session.room(info.room_id)),
                 room_id=info.room_id,
                 foreign=True,
                 locked=info.has_password,
             )
-            game.table = session.room(info.room_id).game
             d.lobby.add(game)
     finally:
         session.logout(dropped=False)

@@ -21,19 +21,17 @@ def log_start(game: UrGame, session: Session | None) -> None:
     if "start" in game.logged:
         return
     game.logged.add("start")
-    state = getattr(game.table, "state", None)
-    deck = [] if state is None else [card.text() for card in [state.card, *state.deck]]
-    room = None
+    seed: int | None = None
     if session is not None and game.room_id is not None:
         try:
-            room = session.room(game.room_id)
-        except HallError:
-            room = None
+            seed = session.room(game.room_id).seed
+        except HallError:  # the room is gone already: the deck and seats still say much
+            seed = None
     log.info(
         "tournament game %s starts: seed=%s deck=%s seats=%s",
         game.name,
-        getattr(room, "seed", None),
-        " ".join(deck),
+        seed,
+        " ".join(game.table.environment_deck()),
         {seat: game.wire_name_of(name) for seat, name in game.table.seat_names().items()},
     )
 

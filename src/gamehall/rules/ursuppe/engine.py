@@ -302,6 +302,11 @@ class UrsuppeTable:
             names=dict(self.seat_names()),
         )
 
+    def environment_deck(self) -> list[str]:
+        """The environment cards' texts: the one showing, then the deck in drawing order
+        (UrServer's tournament log). Reads only."""
+        return [card.text() for card in [self.state.card, *self.state.deck]]
+
     def view(self, seat: Seat | None) -> dict[str, JSON]:
         """Everything public (the deck order stays hidden) plus the seat's pending request."""
         request = self._request

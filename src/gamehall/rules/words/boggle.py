@@ -166,6 +166,10 @@ class BoggleTable(WordsTable):
         self.found: dict[Seat, list[str]] = {}
         self.last_results: dict[Seat, tuple[WordResult, ...]] = {}
 
+    def grid_rows(self) -> tuple[str, ...]:
+        running = self.started and not self.finished and self.phase in (Phase.OPEN, Phase.GRACE)
+        return self.grid if running else ()
+
     # ---------------------------------------------------------------- the round
 
     def _next_turn(self) -> list[Event]:
@@ -277,6 +281,12 @@ class BoggleTable(WordsTable):
         if self.phase is Phase.WAIT_START and self.operator is not None:
             return ToMove(frozenset([self.operator]), "start_turn")
         return NOBODY
+
+    def moved_this_turn(self, seat: Seat) -> bool:
+        """Whether ``seat`` sent a word in the open round
+        (:class:`~gamehall.rules._core.HeldTurn`): it stays in ``to_move`` to send more, but it
+        has answered. Between rounds nobody has moved: the operator owes ``start_turn``."""
+        return self.phase in (Phase.OPEN, Phase.GRACE) and bool(self.found.get(seat))
 
     def _view_mode(self, seat: Seat | None) -> dict[str, JSON]:
         own = self.found.get(seat, []) if seat is not None else []

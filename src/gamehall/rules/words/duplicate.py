@@ -36,7 +36,7 @@ from gamehall.rules._core import (
 )
 from gamehall.rules.words.actions import ChangeLetters, Moves, StartTurn
 from gamehall.rules.words.bag import can_meet_minimum, draw_duplicate_rack, remove_tiles
-from gamehall.rules.words.board import Board
+from gamehall.rules.words.board import Board, Square
 from gamehall.rules.words.events import (
     HandDealt,
     MovesRequested,
@@ -81,6 +81,9 @@ class DuplicateTable(WordsTable):
         self.tops: list[Move] = []
         """Every top placed so far, in order (replays compare these)."""
         self.submissions: dict[Seat, Submission] = {}
+
+    def board_glyphs(self) -> list[tuple[Square, str]]:
+        return [(square, tile.glyph) for square, tile in self.board.tiles()]
 
     # ---------------------------------------------------------------- the turn
 
@@ -235,6 +238,12 @@ class DuplicateTable(WordsTable):
         if self.phase not in (Phase.OPEN, Phase.GRACE):
             return NOBODY
         return ToMove(frozenset(s for s in self.seated() if s not in self.submissions), "moves")
+
+    def moved_this_turn(self, seat: Seat) -> bool:
+        """Whether ``seat`` has a submission standing in the open turn
+        (:class:`~gamehall.rules._core.HeldTurn`): an empty MOVES withdraws it, and the seat
+        owes a move again."""
+        return self.phase in (Phase.OPEN, Phase.GRACE) and seat in self.submissions
 
     def _view_mode(self, seat: Seat | None) -> dict[str, JSON]:
         own = self.submissions.get(seat) if seat is not None else None

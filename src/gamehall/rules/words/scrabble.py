@@ -37,7 +37,7 @@ from gamehall.rules._core import (
 )
 from gamehall.rules.words.actions import ChangeLetters, Moves, StartTurn
 from gamehall.rules.words.bag import RACK_SIZE, draw, remove_tiles
-from gamehall.rules.words.board import Board
+from gamehall.rules.words.board import Board, Square
 from gamehall.rules.words.events import (
     HandDealt,
     LettersChanged,
@@ -69,6 +69,9 @@ class ScrabbleTable(WordsTable):
         self.racks: dict[Seat, list[str]] = {}
         self.current: Seat | None = None
         self.scoreless_turns = 0
+
+    def board_glyphs(self) -> list[tuple[Square, str]]:
+        return [(square, tile.glyph) for square, tile in self.board.tiles()]
 
     # ---------------------------------------------------------------- the turn
 

@@ -40,6 +40,7 @@ from gamehall.rules._core import (
     ToMove,
     WrongPhase,
 )
+from gamehall.rules.words.board import Square
 from gamehall.rules.words.events import GameEnded, GameStarted, PlayerScore, ScoresUpdated, TurnEnded
 from gamehall.rules.words.lexicon import Lexicon
 from gamehall.rules.words.settings import Rules
@@ -252,6 +253,17 @@ class WordsTable(abc.ABC):
         termination = Termination.ABORTED if self.end_reason == "abandoned" else Termination.NORMAL
         names = {seat: p.name for seat, p in self.players.items()}
         return Outcome(scores, winners, termination, names)
+
+    # ---------------------------------------------------------------- what a client draws
+
+    def board_glyphs(self) -> list[tuple[Square, str]]:
+        """The tiles on the board as (square, glyph), in row order; none without a board
+        (boggle). Reads only (JDuplicate's BOARD)."""
+        return []
+
+    def grid_rows(self) -> tuple[str, ...]:
+        """The boggle grid while a round runs (open or in grace), else none. Reads only."""
+        return ()
 
     # ---------------------------------------------------------------- view
 
