@@ -335,3 +335,34 @@ def encode_mapping(value: Mapping[str, JSON], what: str) -> str:
     if not isinstance(value, Mapping):
         raise StoreError(f"{what} must be a mapping (got {type(value).__name__})")
     return encode_json(dict(value), what)
+
+
+class OneWriteCalls:
+    """The :class:`Store` calls that write one thing, each a batch of one committed before it
+    returns. Every store has one write path, its batch commit; these only name the common
+    cases, so they are written once here. A store mixes this in and provides
+    :meth:`commit_now` (an embedded store: its ``commit``; a networked one: the batch sent and
+    waited for on the calling thread, which is why the server itself only uses ``commit``)."""
+
+    def commit_now(self, batch: Batch) -> None:
+        raise NotImplementedError
+
+    def create_room(
+        self,
+        room_id: str,
+        game: str,
+        config: Mapping[str, JSON],
+        seed: int,
+        meta: Mapping[str, JSON],
+        created_at: float,
+    ) -> None:
+        self.commit_now([NewRoom(room_id, game, config, seed, meta, created_at)])
+
+    def append(self, room_id: str, entry: LogEntry) -> None:
+        self.commit_now([Append(room_id, entry)])
+
+    def update_meta(self, room_id: str, meta: Mapping[str, JSON]) -> None:
+        self.commit_now([MetaUpdate(room_id, meta)])
+
+    def finish(self, room_id: str, result: JSON, finished_at: float) -> None:
+        self.commit_now([Finish(room_id, result, finished_at)])

@@ -15,10 +15,10 @@ from gamehall.rules._core import JSON
 from gamehall.store.base import (
     Append,
     Batch,
-    Finish,
     LogEntry,
     MetaUpdate,
     NewRoom,
+    OneWriteCalls,
     RoomRecord,
     StoreError,
     Write,
@@ -92,7 +92,7 @@ class _Undo:
         room.meta, room.finished_at, room.result = self.meta, self.finished_at, self.result
 
 
-class MemoryStore:
+class MemoryStore(OneWriteCalls):
     """Rooms in a dict, in creation order. Not thread-safe; the hall is single-threaded."""
 
     def __init__(self) -> None:
@@ -128,6 +128,8 @@ class MemoryStore:
                     undo.restore(rooms[room_id])
             raise
 
+    commit_now = commit  # the one-write calls (OneWriteCalls): applied on return
+
     def _apply(self, rooms: dict[str, _StoredRoom], write: Write) -> None:
         if isinstance(write, NewRoom):
             self._create(rooms, write)
@@ -137,26 +139,6 @@ class MemoryStore:
             self._update_meta(write.room_id, write.meta)
         else:
             self._finish(write.room_id, write.result, write.finished_at)
-
-    def create_room(
-        self,
-        room_id: str,
-        game: str,
-        config: Mapping[str, JSON],
-        seed: int,
-        meta: Mapping[str, JSON],
-        created_at: float,
-    ) -> None:
-        self.commit([NewRoom(room_id, game, config, seed, meta, created_at)])
-
-    def append(self, room_id: str, entry: LogEntry) -> None:
-        self.commit([Append(room_id, entry)])
-
-    def update_meta(self, room_id: str, meta: Mapping[str, JSON]) -> None:
-        self.commit([MetaUpdate(room_id, meta)])
-
-    def finish(self, room_id: str, result: JSON, finished_at: float) -> None:
-        self.commit([Finish(room_id, result, finished_at)])
 
     @staticmethod
     def _create(rooms: dict[str, _StoredRoom], write: NewRoom) -> None:

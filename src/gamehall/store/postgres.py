@@ -55,10 +55,10 @@ from gamehall.store.base import (
     Append,
     Batch,
     FencedError,
-    Finish,
     LogEntry,
     MetaUpdate,
     NewRoom,
+    OneWriteCalls,
     RoomRecord,
     StoreError,
     Write,
@@ -351,7 +351,7 @@ def store_error(exc: psycopg.Error) -> StoreError:
     return StoreError(f"database error: {exc}")
 
 
-class PostgresStore:
+class PostgresStore(OneWriteCalls):
     """Rooms and logs in PostgreSQL; see the module docstring.
 
     Opening connects (synchronously) and applies the migrations; the connection for batch
@@ -432,26 +432,6 @@ class PostgresStore:
         with self._connection() as conn, conn.pipeline(), conn.transaction():
             for sql, params in statements:
                 conn.execute(sql, params)
-
-    def create_room(
-        self,
-        room_id: str,
-        game: str,
-        config: Mapping[str, JSON],
-        seed: int,
-        meta: Mapping[str, JSON],
-        created_at: float,
-    ) -> None:
-        self.commit_now([NewRoom(room_id, game, config, seed, meta, created_at)])
-
-    def append(self, room_id: str, entry: LogEntry) -> None:
-        self.commit_now([Append(room_id, entry)])
-
-    def update_meta(self, room_id: str, meta: Mapping[str, JSON]) -> None:
-        self.commit_now([MetaUpdate(room_id, meta)])
-
-    def finish(self, room_id: str, result: JSON, finished_at: float) -> None:
-        self.commit_now([Finish(room_id, result, finished_at)])
 
     def room_fence(self, room_id: str) -> int | None:
         """The room's stored fencing number (``None``: no such room)."""

@@ -33,6 +33,7 @@ from gamehall.store.base import (
     LogEntry,
     MetaUpdate,
     NewRoom,
+    OneWriteCalls,
     RoomRecord,
     StoreError,
     Write,
@@ -94,7 +95,7 @@ _RoomRow = tuple[str, str, str, str, str, float, float | None, str | None]
 _EntryRow = tuple[int, str, int | None, str, float]
 
 
-class SqliteStore:
+class SqliteStore(OneWriteCalls):
     """Rooms and logs in one SQLite file; see the module docstring for the durability promise.
 
     Every call is one transaction; :meth:`commit` writes a whole batch in one (group commit:
@@ -212,26 +213,7 @@ class SqliteStore:
             for write in batch:
                 _apply(conn, write)
 
-    def create_room(
-        self,
-        room_id: str,
-        game: str,
-        config: Mapping[str, JSON],
-        seed: int,
-        meta: Mapping[str, JSON],
-        created_at: float,
-    ) -> None:
-        self.commit([NewRoom(room_id, game, config, seed, meta, created_at)])
-
-    def append(self, room_id: str, entry: LogEntry) -> None:
-        """Add ``entry``; committed to the write-ahead log when this returns."""
-        self.commit([Append(room_id, entry)])
-
-    def update_meta(self, room_id: str, meta: Mapping[str, JSON]) -> None:
-        self.commit([MetaUpdate(room_id, meta)])
-
-    def finish(self, room_id: str, result: JSON, finished_at: float) -> None:
-        self.commit([Finish(room_id, result, finished_at)])
+    commit_now = commit  # the one-write calls (OneWriteCalls): a commit here is already done on return
 
     # ----------------------------------------------------------------------------------------
     # Reads
