@@ -40,6 +40,7 @@ screenshots: $(VENV)/.test-installed chromium
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
 
 typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy --strict src/gamehall

@@ -383,8 +383,10 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"load average before: {load:.1f}; server on core {SERVER_CORE}, clients on core {CLIENT_CORE}")
     print(f"server and bystander at nice -10: {raised}")
-    print(f"{args.tables} UrServer bot tables running; bystander PING every {args.interval_ms:g} ms, "
-          f"{args.seconds:g} s per phase\n")
+    print(
+        f"{args.tables} UrServer bot tables running; bystander PING every {args.interval_ms:g} ms, "
+        f"{args.seconds:g} s per phase\n"
+    )
     interval = args.interval_ms / 1000
     rows: list[tuple[str, tuple[float, float, int], tuple[float, float, int], float]] = []
     with gamehall_server() as (ports, server_pid):

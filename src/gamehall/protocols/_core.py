@@ -626,9 +626,7 @@ class HallPort(Protocol):
         one (UrServer, note 10) log each game for replay and close sockets at the end."""
         ...
 
-    def password_work(
-        self, password: str | None, room_id: str | None = None
-    ) -> Callable[[], None] | None:
+    def password_work(self, password: str | None, room_id: str | None = None) -> Callable[[], None] | None:
         """The slow part (scrypt) of a later create (``room_id`` None) or join/spectate of
         ``room_id`` with ``password``, as a closure for :meth:`Wire.offload`; ``None`` when
         nothing is slow. The later hall call then finds the answer ready."""

@@ -125,8 +125,27 @@ json_values = st.recursive(
 )
 
 field_names = st.sampled_from(
-    ["t", "id", "v", "name", "token", "room", "game", "settings", "password", "title", "seat",
-     "count", "policy", "action", "text", "to", "since", "data", "zzz"]
+    [
+        "t",
+        "id",
+        "v",
+        "name",
+        "token",
+        "room",
+        "game",
+        "settings",
+        "password",
+        "title",
+        "seat",
+        "count",
+        "policy",
+        "action",
+        "text",
+        "to",
+        "since",
+        "data",
+        "zzz",
+    ]
 )
 
 message_like = st.dictionaries(field_names, json_values, max_size=6).flatmap(
