@@ -138,7 +138,29 @@ _SCHEMA = (
 )
 
 
-class SqliteAccounts:
+class AccountLookups:
+    """``find``, ``get`` and ``verify`` of a database-backed account store, written once over
+    its one query, :meth:`_one` (the account and its password hash by name key or uuid)."""
+
+    def _one(self, where: str, value: str) -> tuple[Account, str] | None:
+        raise NotImplementedError
+
+    def find(self, username: str) -> Account | None:
+        found = self._one("name_key", username.lower())
+        return None if found is None else found[0]
+
+    def get(self, account_uuid: str) -> Account | None:
+        found = self._one("uuid", account_uuid)
+        return None if found is None else found[0]
+
+    def verify(self, username: str, password: str) -> Account | None:
+        found = self._one("name_key", username.lower())
+        if found is None or not password_matches(password, found[1]):
+            return None
+        return found[0]
+
+
+class SqliteAccounts(AccountLookups):
     """Accounts in the hall's SQLite file (its own tables and connection)."""
 
     def __init__(self, path: str | Path, *, allow_new: bool = True) -> None:
@@ -185,14 +207,6 @@ class SqliteAccounts:
             return None
         return Account(str(row[0]), str(row[1]), str(row[2]), bool(row[3])), str(row[4])
 
-    def find(self, username: str) -> Account | None:
-        found = self._one("name_key", username.lower())
-        return None if found is None else found[0]
-
-    def get(self, account_uuid: str) -> Account | None:
-        found = self._one("uuid", account_uuid)
-        return None if found is None else found[0]
-
     def create(self, username: str, password: str) -> Account | None:
         account = Account(uuid.uuid4().hex, username)
         try:
@@ -204,12 +218,6 @@ class SqliteAccounts:
         except sqlite3.IntegrityError:
             return None
         return account
-
-    def verify(self, username: str, password: str) -> Account | None:
-        found = self._one("name_key", username.lower())
-        if found is None or not password_matches(password, found[1]):
-            return None
-        return found[0]
 
     def change_password(self, account_uuid: str, old: str, new: str) -> bool:
         found = self._one("uuid", account_uuid)

@@ -25,7 +25,7 @@ from typing import Any
 import psycopg
 
 from gamehall.protocols.cg.accounts import Account
-from gamehall.store.accounts import hash_password, password_matches
+from gamehall.store.accounts import AccountLookups, hash_password, password_matches
 from gamehall.store.base import StoreError
 from gamehall.store.postgres import connect, migrate, store_error
 from gamehall.store.saved_games import SECRET_BYTES
@@ -90,7 +90,7 @@ class PostgresSavedGames:
         return None if row is None else dict(json.loads(str(row[0])))
 
 
-class PostgresAccounts:
+class PostgresAccounts(AccountLookups):
     """cg accounts in PostgreSQL; see the module docstring. Open with :func:`open_accounts`."""
 
     def __init__(self, url: str, *, allow_new: bool = True) -> None:
@@ -124,14 +124,6 @@ class PostgresAccounts:
             return None
         return Account(str(row[0]), str(row[1]), str(row[2]), bool(row[3])), str(row[4])
 
-    def find(self, username: str) -> Account | None:
-        found = self._one("name_key", username.lower())
-        return None if found is None else found[0]
-
-    def get(self, account_uuid: str) -> Account | None:
-        found = self._one("uuid", account_uuid)
-        return None if found is None else found[0]
-
     def create(self, username: str, password: str) -> Account | None:
         account = Account(uuid.uuid4().hex, username)
         pwd_hash = hash_password(password)  # outside the lock: it takes tens of milliseconds
@@ -142,12 +134,6 @@ class PostgresAccounts:
                 (account.uuid, username, username.lower(), pwd_hash),
             ).fetchone()
         return None if row is None else account
-
-    def verify(self, username: str, password: str) -> Account | None:
-        found = self._one("name_key", username.lower())
-        if found is None or not password_matches(password, found[1]):
-            return None
-        return found[0]
 
     def change_password(self, account_uuid: str, old: str, new: str) -> bool:
         found = self._one("uuid", account_uuid)
