@@ -8,6 +8,7 @@ hall's database file, through a connection of its own.
 
 from __future__ import annotations
 
+import abc
 import hashlib
 import hmac
 import os
@@ -138,12 +139,13 @@ _SCHEMA = (
 )
 
 
-class AccountLookups:
+class AccountLookups(abc.ABC):
     """``find``, ``get`` and ``verify`` of a database-backed account store, written once over
     its one query, :meth:`_one` (the account and its password hash by name key or uuid)."""
 
+    @abc.abstractmethod
     def _one(self, where: str, value: str) -> tuple[Account, str] | None:
-        raise NotImplementedError
+        """The account whose column ``where`` equals ``value``, with its password hash."""
 
     def find(self, username: str) -> Account | None:
         found = self._one("name_key", username.lower())

@@ -23,6 +23,7 @@ back out is what a database would give back (tuples become lists, for example).
 
 from __future__ import annotations
 
+import abc
 import math
 from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
@@ -337,15 +338,16 @@ def encode_mapping(value: Mapping[str, JSON], what: str) -> str:
     return encode_json(dict(value), what)
 
 
-class OneWriteCalls:
+class OneWriteCalls(abc.ABC):
     """The :class:`Store` calls that write one thing, each a batch of one committed before it
     returns. Every store has one write path, its batch commit; these only name the common
     cases, so they are written once here. A store mixes this in and provides
     :meth:`commit_now` (an embedded store: its ``commit``; a networked one: the batch sent and
     waited for on the calling thread, which is why the server itself only uses ``commit``)."""
 
+    @abc.abstractmethod
     def commit_now(self, batch: Batch) -> None:
-        raise NotImplementedError
+        """Write ``batch`` (all or nothing) before returning."""
 
     def create_room(
         self,
