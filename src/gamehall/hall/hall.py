@@ -30,6 +30,7 @@ from gamehall.hall.outbox import Outbox, Waiter
 from gamehall.hall.ownership import Ownership
 from gamehall.hall.passwords import PasswordCache
 from gamehall.hall.recovery import BotSeat, held_seats, restore_rooms, retake_seat
+from gamehall.hall.remote import RemoteHall, RemotePort
 from gamehall.hall.room import Room
 from gamehall.protocols._core import (
     ChatSaid,
@@ -145,6 +146,7 @@ class Hall:
         commit_waiter: Waiter | None = None,
         contests: ContestBoard | None = None,
         ownership: Ownership | None = None,
+        remote: RemotePort | None = None,
     ) -> None:
         """``bot_seater`` seats new in-hall bots; ``bot_driver`` puts a bot on a held seat
         (a restored bot's, or one a bot takes over). ``bot_takeover`` is every new room's
@@ -183,6 +185,8 @@ class Hall:
         self.bot_takeover = (not tournament) if bot_takeover is None else bot_takeover
         self.contests = contests if contests is not None else ContestBoard()
         """The contests this hall shows (lobby, ``/contest/ID``): see :mod:`gamehall.hall.contests`."""
+        self.remote = RemoteHall(self, remote, self.outbox) if remote is not None else None
+        """Cross-node play (:mod:`gamehall.hall.remote`), on a node of several."""
 
     # ---------------------------------------------------------------- HallPort
 
@@ -431,8 +435,18 @@ class Hall:
             HallError: ``no_such_room``.
         """
         room = self.directory.get(room_id) or self._just_closed.get(room_id)
+        if room is None and self.remote is not None:
+            room = self.remote.replica(room_id)
         if room is None:
             raise HallError("no_such_room", f"There is no room {room_id}.")
+        return room
+
+    def live_room(self, room_id: str) -> Room | None:
+        """A room this hall serves now: one it owns, or the replica of one owned by another
+        node that a connection here already uses. Never builds a replica."""
+        room = self.directory.get(room_id)
+        if room is None and self.remote is not None:
+            room = self.remote.replica(room_id, build=False)
         return room
 
     def _room_closed(self, room: Room) -> None:
@@ -591,7 +605,7 @@ class Hall:
             return
         user.listener = None
         for room_id in list(user.rooms):
-            room = self.directory.get(room_id)
+            room = self.live_room(room_id)
             if room is None or room.member(user.name) is None:  # closed, or the game let them go
                 user.forget_room(room_id)
                 continue
@@ -614,7 +628,7 @@ class Hall:
         if tokens.get(key) != user.token_hash or owners.get(key) != user.protocol:
             tokens[key] = user.token_hash
             owners[key] = user.protocol
-            self.outbox.write(MetaUpdate(room.room_id, {"tokens": dict(tokens), "owners": dict(owners)}))
+            room.write_meta({"tokens": dict(tokens), "owners": dict(owners)})
 
 
 class Session:
@@ -679,7 +693,11 @@ class Session:
         return seat
 
     def after_deliveries(self, call: Callable[[], None]) -> None:
-        """See :meth:`gamehall.protocols._core.Session.after_deliveries`."""
+        """See :meth:`gamehall.protocols._core.Session.after_deliveries`. Behind an input
+        forwarded to another node, it waits for that input's events (hall/remote.py)."""
+        remote = self._hall.remote
+        if remote is not None and remote.after_inputs(self._user.name, call):
+            return
         self._hall.tell(call)
 
     def spectate(self, room_id: str, password: str | None = None) -> None:
@@ -737,7 +755,7 @@ class Session:
 
     def refused(self, room_id: str, code: str) -> None:
         """See :meth:`gamehall.protocols._core.Session.refused`."""
-        room = self._hall.directory.get(room_id)
+        room = self._hall.live_room(room_id)
         if room is not None:
             room.refused(self._user.name, code)
 
@@ -788,7 +806,7 @@ class Session:
         return self._hall.room(room_id)
 
     def seat_in(self, room_id: str) -> Seat | None:
-        room = self._hall.directory.get(room_id)
+        room = self._hall.live_room(room_id)
         member = room.member(self._user.name) if room is not None else None
         return member.seat if member is not None else None
 

@@ -94,7 +94,8 @@ class Outbox:
         self._in_flight = False
         self._queued = 0  # writes ever queued
         self._settled = 0  # writes ever committed or lost (a failed commit)
-        self._barriers: list[tuple[int, Resume]] = []  # (writes queued before it, resume)
+        self._barriers: list[tuple[int, frozenset[int], Resume]] = []  # (writes, holds, resume)
+        self._holds: set[int] = set()  # forwarded inputs not answered yet (hall/remote.py)
         self.on_commit_failed: CommitFailed | None = None
         """Set by the hall: closes the rooms a failed commit lost."""
         self.on_settled: Callable[[], None] | None = None
@@ -131,7 +132,9 @@ class Outbox:
         self._sends = [s for s in self._sends if s.room_id not in room_ids]
         if dropped:  # renumber: a barrier no longer waits for writes that will never commit
             self._queued -= len(dropped)
-            self._barriers = [(mark - sum(d <= mark for d in dropped), go) for mark, go in self._barriers]
+            self._barriers = [
+                (mark - sum(d <= mark for d in dropped), h, go) for mark, h, go in self._barriers
+            ]
             self._settle([])
 
     @property
@@ -186,18 +189,32 @@ class Outbox:
         commit closes their rooms), after that batch's deliveries, and the connection writes
         then what it held at the barrier (what it queued later passes the barrier again)."""
         self.flush()
-        if self._settled >= self._queued:
+        if self._settled >= self._queued and not self._holds:
             return True
-        self._barriers.append((self._queued, resume))
+        self._barriers.append((self._queued, frozenset(self._holds), resume))
         return False
+
+    def hold(self, key: int) -> None:
+        """Count an input forwarded to the room's owner on another node as a write not yet
+        committed: barriers made from now on wait for :meth:`release` of ``key`` too, so no
+        connection here writes before the owner committed it (hall/remote.py)."""
+        self._holds.add(key)
+
+    def release(self, key: int) -> None:
+        """The owner answered forwarded input ``key`` (done or refused)."""
+        self._holds.discard(key)
+        self._settle([])
 
     def _settle(self, writes: list[Write]) -> None:
         """``writes`` are committed or lost: resume the barriers that waited for them."""
         self._settled += len(writes)
-        ready = [resume for mark, resume in self._barriers if mark <= self._settled]
+        holds = self._holds
+        ready = [go for mark, held, go in self._barriers if mark <= self._settled and not (held & holds)]
         if not ready:
             return
-        self._barriers = [(mark, resume) for mark, resume in self._barriers if mark > self._settled]
+        self._barriers = [
+            (mark, held, go) for mark, held, go in self._barriers if mark > self._settled or held & holds
+        ]
         for resume in ready:
             try:
                 resume()

@@ -212,7 +212,7 @@ def held_seats(hall: Hall, user: User, game: str | None) -> list[HeldSeat]:
     took over is no longer theirs and is not listed."""
     held: list[HeldSeat] = []
     for room_id in user.rooms:
-        room = hall.directory.get(room_id)
+        room = hall.live_room(room_id)
         member = room.member(user.name) if room is not None else None
         if room is None or member is None or member.seat is None or member.bot is not None:
             continue

@@ -170,6 +170,10 @@ class Room:
         self.timers_held = False
         """While true, the game's timers are not armed (a contest room waits for every
         entrant before any clock runs); :meth:`release_timers` arms them."""
+        self.replicate: Callable[[list[Any]], None] | None = None
+        """Set while other nodes follow this room (cross-node play, :mod:`gamehall.hall.remote`):
+        called with every *step* of the room (a log entry, numbered events, a meta change,
+        the close), after the commit that holds it, in the room's order."""
 
     # ---------------------------------------------------------------- read side (RoomPort)
 
@@ -427,7 +431,10 @@ class Room:
         events = call()
         turn_after = self.state.to_move()
         self._log_n += 1
-        self._outbox.write(Append(self.room_id, LogEntry(self._log_n, kind, seat, data, self._wall_time())))
+        entry = LogEntry(self._log_n, kind, seat, data, self._wall_time())
+        self._outbox.write(Append(self.room_id, entry))
+        if self.replicate is not None:
+            self._step(["entry", entry.n, entry.kind, entry.seat, entry.data, entry.at])
         first_seq = self._seq + 1  # _publish numbers the events in order from here
         self._publish(events)
         self._stale.note(
@@ -450,9 +457,10 @@ class Room:
         if self.closed:
             return
         self._log_n += 1
-        self._outbox.write(
-            Append(self.room_id, LogEntry(self._log_n, "note", seat, dict(data), self._wall_time()))
-        )
+        entry = LogEntry(self._log_n, "note", seat, dict(data), self._wall_time())
+        self._outbox.write(Append(self.room_id, entry))
+        if self.replicate is not None:
+            self._step(["entry", entry.n, entry.kind, entry.seat, entry.data, entry.at])
 
     def forfeit(self, names: Sequence[str], why: ForfeitReason, text: str) -> None:
         """End the game of each of ``names`` now with ``why`` (a contest deadline or limit):
@@ -538,6 +546,9 @@ class Room:
         changed = False
         fan_out: list[tuple[Delivery, list[Listener]]] = []
         members = self.members.values()
+        if self.replicate is not None:
+            events = list(events)
+            self._step(["events", self._seq + 1, events])
         for event in events:
             self._seq += 1
             self._remember(self._seq, event)
@@ -699,7 +710,7 @@ class Room:
             return
         self.forfeits[seat] = why
         self.meta["forfeits"] = {str(s): r.value for s, r in sorted(self.forfeits.items())}
-        self._outbox.write(MetaUpdate(self.room_id, {"forfeits": self.meta["forfeits"]}))
+        self.write_meta({"forfeits": self.meta["forfeits"]})
 
     # ---------------------------------------------------------------- in-hall bots
 
@@ -715,7 +726,7 @@ class Room:
 
     def _set_bots(self, bots: Mapping[Seat, tuple[str, str]]) -> None:
         self.meta["bots"] = {str(s): {"name": n, "policy": p} for s, (n, p) in sorted(bots.items())}
-        self._outbox.write(MetaUpdate(self.room_id, {"bots": self.meta["bots"]}))
+        self.write_meta({"bots": self.meta["bots"]})
 
     def drive(self, name: str, listener: Listener, policy: str) -> Seat:
         """Let an in-hall bot (``listener``) play ``name``'s held seat from now on, under that
@@ -787,8 +798,20 @@ class Room:
 
     def _set_operator(self, name: str | None) -> None:
         self.meta["operator"] = name
-        self._outbox.write(MetaUpdate(self.room_id, dict(self.meta)))
+        self.write_meta(dict(self.meta))
         self._changed()
+
+    def write_meta(self, update: dict[str, JSON]) -> None:
+        """Queue a meta update (already made in :attr:`meta`) for the store and the followers."""
+        self._outbox.write(MetaUpdate(self.room_id, update))
+        if self.replicate is not None:
+            self._step(["meta", update])
+
+    def _step(self, step: list[Any]) -> None:
+        """Queue ``step`` for the nodes following this room, after this turn's commit."""
+        replicate = self.replicate
+        if replicate is not None:
+            self._outbox.send(self.room_id, partial(replicate, step))
 
     def _changed(self) -> None:
         if self._on_changed is not None and not self.closed:
@@ -819,6 +842,7 @@ class Room:
             self.referee.closed()
         for member in members:
             self._tell_ended(member.listener, reason, text)
+        self._step(["closed"])
 
     # ---------------------------------------------------------------- crash recovery
 

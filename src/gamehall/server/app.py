@@ -66,6 +66,7 @@ from gamehall.store.base import Store
 
 if TYPE_CHECKING:  # imported at run time only with --redis: one node loads no Redis client
     from gamehall.cluster import Adoption, Node
+    from gamehall.cluster.relay import Relay
 
 log = logging.getLogger("gamehall.server")
 
@@ -134,6 +135,8 @@ class Server:
         self._preparation: asyncio.Task[list[str]] | None = None
         self.node: Node | None = None
         """This node's id and room leases when run with ``--redis`` (docs/scale-out.md)."""
+        self.relay: Relay | None = None
+        """With ``--redis``: this node's messages to and from the others (cross-node play)."""
         self.adoption: Adoption | None = None
         """With ``--redis``: this node's periodic adoption of rooms whose owner died."""
         self.contests = ContestBoard()
@@ -171,8 +174,12 @@ class Server:
             commit_waiter=clock.wait_for,
             contests=self.contests,
             ownership=self.node.leases if self.node is not None else None,
+            remote=self.relay,
         )
         self._hall = hall
+        if self.relay is not None:
+            assert hall.remote is not None
+            await self.relay.start(hall.remote)
         if self.node is not None:
             self.node.leases.on_lost = hall.leases_lost
             self.node.leases.start()
@@ -192,6 +199,8 @@ class Server:
             await self._close_listeners()
             if self.adoption is not None:
                 await self.adoption.stop()
+            if self.relay is not None:
+                await self.relay.stop()
             if self.node is not None:
                 await self.node.close()
             self._store.close()
@@ -222,6 +231,16 @@ class Server:
 
         try:
             self.node = await open_node(self.config)
+            from gamehall.cluster.relay import Relay
+
+            assert self.config.redis is not None
+            self.relay = Relay(
+                self.config.redis,
+                self.node.leases.redis,
+                self.node.node_id,
+                self.config.lease_ttl,
+                prefix=self.config.redis_prefix,
+            )
         except BaseException:
             assert self._store is not None
             self._store.close()
@@ -327,6 +346,8 @@ class Server:
                 await site.stop()
         if self._hall is not None:
             try:
+                if self._hall.remote is not None:
+                    self._hall.remote.moving_away()  # followers' players reconnect elsewhere
                 self._hall.shutdown(text)
                 if self.node is not None:
                     self.tracker.abort_all()  # the drain (see the docstring)
@@ -346,6 +367,8 @@ class Server:
         if self._hall is not None:
             self._hall.flush()  # the last logouts' writes, before the store closes
             await _committed(self._hall, DRAIN_TIMEOUT_S)
+        if self.relay is not None:
+            await self.relay.stop()
         if self.node is not None:
             await self.node.close()
         if self._store is not None:

@@ -1,0 +1,226 @@
+"""Messages between nodes on Redis streams: one inbox stream per node.
+
+Cross-node play (:mod:`gamehall.hall.remote`) needs each node to send another node messages
+that arrive **in order** and are applied on the receiving node's event loop. Each node reads
+one stream, ``{prefix}inbox:{node_id}``; a sender appends to the receiver's stream. Redis gives
+a stream's entries one order, so everything node A sends node B arrives in the order A sent it,
+whatever else B receives meanwhile.
+
+Batching: messages queued during one loop turn go out in one pipeline, one stream entry per
+destination (``m`` = the packed list of messages, :mod:`gamehall.cluster.codec`); one sender
+task writes batches one after another, so batches never overtake each other.
+
+Liveness (every ``ttl / 3``): each node keeps ``{prefix}node:{node_id}`` alive with the lease
+ttl. A node whose key expired is gone: the members it connected to rooms owned here are
+dropped (their seats held by the crash-recovery rules, :meth:`RemoteHall.origin_lost`). And
+for each room this node follows, the room's lease is read: if another node (or nobody) holds
+it now, the replica closes and its players reconnect (:meth:`RemoteHall.owner_lost`).
+
+Start: a node deletes its own inbox before it reads it: whatever was sent to an earlier
+process under the same id spoke of a past that process took with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+import redis as redis_sync
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from gamehall.cluster.codec import CodecError, pack, unpack
+from gamehall.hall.remote import Message
+
+if TYPE_CHECKING:
+    from gamehall.hall.remote import RemoteHall
+
+log = logging.getLogger("gamehall.cluster")
+
+INBOX_MAXLEN = 100_000
+"""Entries an inbox keeps at most (approximately): a reader is never that far behind unless it
+is dead, and a dead reader's inbox is deleted when its node starts again."""
+
+READ_BLOCK_MS = 1000
+READ_COUNT = 256
+
+
+class Relay:
+    """This node's inbox reader, its senders and the liveness checks (module docstring).
+    Implements :class:`gamehall.hall.remote.RemotePort`."""
+
+    def __init__(
+        self, url: str, redis: Redis, node_id: str, ttl: float, *, prefix: str = "gamehall:"
+    ) -> None:
+        self.node_id = node_id
+        self.redis = redis
+        self.ttl = ttl
+        self.prefix = prefix
+        self.remote: RemoteHall | None = None
+        self._lookup = redis_sync.Redis.from_url(url, socket_timeout=ttl / 3, socket_connect_timeout=ttl / 3)
+        self._outgoing: dict[str, list[Message]] = defaultdict(list)
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False
+        self.sent = 0
+        """Messages sent (for tests and /metrics)."""
+        self.received = 0
+
+    # ---------------------------------------------------------------- keys
+
+    def inbox(self, node_id: str) -> str:
+        return f"{self.prefix}inbox:{node_id}"
+
+    def node_key(self, node_id: str) -> str:
+        return f"{self.prefix}node:{node_id}"
+
+    def lease_key(self, room_id: str) -> str:
+        return f"{self.prefix}lease:{room_id}"
+
+    # ---------------------------------------------------------------- RemotePort
+
+    def owner_of(self, room_id: str) -> str | None:
+        """The node in ``room_id``'s lease (``node/fence``), read synchronously."""
+        try:
+            value = self._lookup.get(self.lease_key(room_id))
+        except (RedisError, OSError) as exc:
+            log.warning("room %s: cannot read its lease: %s", room_id, exc)
+            return None
+        if not value:
+            return None
+        text = value.decode() if isinstance(value, bytes) else str(value)
+        return text.rsplit("/", 1)[0]
+
+    def send(self, node: str, message: Message) -> None:
+        self._outgoing[node].append(message)
+        self._wake.set()
+
+    # ---------------------------------------------------------------- running
+
+    async def start(self, remote: RemoteHall) -> None:
+        """Clear this node's inbox, announce the node alive, start reading and sending."""
+        self.remote = remote
+        await self.redis.delete(self.inbox(self.node_id))
+        await self._heartbeat()
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._read_forever(), name="relay-read"),
+            loop.create_task(self._send_forever(), name="relay-send"),
+            loop.create_task(self._watch_forever(), name="relay-watch"),
+        ]
+
+    async def stop(self) -> None:
+        """Send what is queued (at most a second), stop the tasks, say the node is gone."""
+        self._stopping = True
+        self._wake.set()
+        for _ in range(20):
+            if not any(self._outgoing.values()):
+                break
+            await asyncio.sleep(0.05)
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.delete(self.node_key(self.node_id))
+        self._lookup.close()
+
+    async def _send_forever(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batches, self._outgoing = self._outgoing, defaultdict(list)
+            batches = {node: messages for node, messages in batches.items() if messages}
+            if not batches:
+                continue
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for node, messages in batches.items():
+                        pipe.xadd(
+                            self.inbox(node), {"m": pack(messages)}, maxlen=INBOX_MAXLEN, approximate=True
+                        )
+                    await pipe.execute()
+                self.sent += sum(len(m) for m in batches.values())
+            except (RedisError, OSError) as exc:
+                log.error(
+                    "cannot send %d message(s) to other nodes: %s", sum(map(len, batches.values())), exc
+                )
+
+    async def _read_forever(self) -> None:
+        last = "0-0"
+        key = self.inbox(self.node_id)
+        while True:
+            try:
+                answer = await self.redis.xread({key: last}, count=READ_COUNT, block=READ_BLOCK_MS)
+            except (RedisError, OSError) as exc:
+                log.warning("cannot read this node's inbox: %s", exc)
+                await asyncio.sleep(self.ttl / 10)
+                continue
+            streams: Any = answer or ()
+            for _stream, entries in streams:
+                for entry_id, fields in entries:
+                    last = entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
+                    self._receive(fields.get(b"m") or fields.get("m"))
+
+    def _receive(self, packed: object) -> None:
+        if not isinstance(packed, (bytes, bytearray)) or self.remote is None:
+            return
+        try:
+            messages = unpack(bytes(packed))
+        except CodecError as exc:
+            log.error("a message from another node cannot be read: %s", exc)
+            return
+        for message in messages if isinstance(messages, list) else ():
+            self.received += 1
+            try:
+                self.remote.receive(message)
+            except Exception:
+                log.exception("a message from another node failed: %r", message[:2])
+
+    async def _heartbeat(self) -> None:
+        await self.redis.set(self.node_key(self.node_id), "1", px=int(self.ttl * 1000))
+
+    async def _watch_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                await self._heartbeat()
+                await self._check_origins()
+                await self._check_owners()
+            except (RedisError, OSError) as exc:
+                log.warning("cannot check the other nodes: %s", exc)
+
+    async def _check_origins(self) -> None:
+        """Drop the members of nodes that are gone."""
+        assert self.remote is not None
+        origins = sorted(self.remote.origins())
+        if not origins:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in origins:
+                pipe.exists(self.node_key(node))
+            answers = await pipe.execute()
+        for node, exists in zip(origins, answers, strict=True):
+            if not exists:
+                log.info("node %s is gone: its players' seats here are held for them", node)
+                self.remote.origin_lost(node)
+
+    async def _check_owners(self) -> None:
+        """Close the replicas of rooms whose owner no longer holds their lease."""
+        assert self.remote is not None
+        followed = self.remote.followed()
+        if not followed:
+            return
+        room_ids = sorted(followed)
+        values = await self.redis.mget([self.lease_key(r) for r in room_ids])
+        lost = []
+        for room_id, value in zip(room_ids, values, strict=True):
+            holder = value.decode().rsplit("/", 1)[0] if isinstance(value, bytes) else None
+            if holder != followed[room_id]:
+                lost.append(room_id)
+        if lost:
+            self.remote.owner_lost(lost)

@@ -1,0 +1,259 @@
+"""Cross-node play at the hall level (gamehall.hall.remote): two halls share one store, a
+room lives on node ``a``, players connected to node ``b`` sit at it through a replica.
+
+The nodes talk through :class:`Loopback`, which stands in for the Redis streams of
+``gamehall.cluster.relay``: each message waits in its destination's FIFO until the test pumps
+(:func:`pump`), as it would wait for the next read of the node's inbox. The toy game "Race to
+N" (tests/support/toy_game.py) stands in for a real game; the relay and codec with real games
+and real processes are tested in tests/cluster/.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import deque
+from typing import Any
+
+import pytest
+from recording_listener import RecordingListener
+from toy_game import TOY, Add, Added, Won
+
+from gamehall.hall import FakeClock, Hall
+from gamehall.hall.remote import ReplicaRoom
+from gamehall.protocols._core import CloseReason, HallError
+from gamehall.rules._core import NotYourTurn, SeatJoined
+from gamehall.store.memory import MemoryStore
+
+
+class Loopback:
+    """Two nodes' ports: per-destination FIFOs of messages, and a lease table."""
+
+    def __init__(self) -> None:
+        self.halls: dict[str, Hall] = {}
+        self.leases: dict[str, str] = {}
+        self.queues: dict[str, deque[list[Any]]] = {}
+
+    def port(self, node_id: str) -> Any:
+        loop = self
+
+        class Port:
+            def __init__(self) -> None:
+                self.node_id = node_id
+
+            def owner_of(self, room_id: str) -> str | None:
+                return loop.leases.get(room_id)
+
+            def send(self, node: str, message: list[Any]) -> None:
+                loop.queues.setdefault(node, deque()).append(copy.deepcopy(message))
+
+        return Port()
+
+
+def two_nodes() -> tuple[Hall, Hall, Loopback, MemoryStore, FakeClock]:
+    clock = FakeClock()
+    store = MemoryStore()
+    loop = Loopback()
+    seeds = iter(range(1, 10_000))
+    halls = []
+    for node in ("a", "b"):
+        hall = Hall(
+            games={"toy": TOY},
+            store=store,
+            clock=clock,
+            defaults={"toy": {}},
+            seed_source=lambda: next(seeds),
+            remote=loop.port(node),
+        )
+        loop.halls[node] = hall
+        halls.append(hall)
+    return halls[0], halls[1], loop, store, clock
+
+
+def pump(loop: Loopback) -> None:
+    """Flush both halls and deliver every message until nothing moves."""
+    for _ in range(100):
+        for hall in loop.halls.values():
+            hall.flush()
+        moved = False
+        for node, queue in loop.queues.items():
+            remote = loop.halls[node].remote
+            assert remote is not None
+            while queue:
+                remote.receive(queue.popleft())
+                moved = True
+        if not moved:
+            for hall in loop.halls.values():
+                hall.flush()
+            return
+    raise AssertionError("the nodes never went quiet")
+
+
+def room_on_a(a: Hall, loop: Loopback, **settings: object) -> tuple[str, Any, RecordingListener]:
+    alice_hears = RecordingListener()
+    alice = a.login("alice", alice_hears, protocol="test")
+    info = alice.create_room("toy", {"seats": 2, **settings})
+    loop.leases[info.room_id] = "a"
+    alice.join(info.room_id)
+    pump(loop)
+    return info.room_id, alice, alice_hears
+
+
+def test_a_player_on_another_node_joins_plays_and_both_hear_the_same_events_in_order() -> None:
+    a, b, loop, store, _clock = two_nodes()
+    room_id, alice, alice_hears = room_on_a(a, loop, target=6)
+    bob_hears = RecordingListener()
+    bob = b.login("bob", bob_hears, protocol="test")
+
+    seat = bob.join(room_id)
+    pump(loop)
+
+    assert seat == 1
+    replica = b.room(room_id)
+    assert isinstance(replica, ReplicaRoom)
+    assert replica.state.started and a.room(room_id).state.started
+    assert [e.name for e in bob_hears.events(SeatJoined)] == ["bob"]
+    owned = a.room(room_id)
+    alice.act(room_id, Add(3))
+    pump(loop)
+    bob.act(room_id, Add(3))
+    pump(loop)
+    # the owner applied bob's move; both nodes' rooms agree, and each player heard each event
+    assert owned.closed and replica.closed
+    record = store.load_room(room_id)
+    assert record is not None and record.finished
+    assert [(e.kind, e.seat) for e in record.entries] == [
+        ("join", None),
+        ("join", None),
+        ("act", 0),
+        ("act", 1),
+    ]
+    assert [e.amount for e in bob_hears.events(Added)] == [3, 3]
+    assert [e.amount for e in alice_hears.events(Added)] == [3, 3]
+    assert len(bob_hears.events(Won)) == 1
+    assert bob_hears.seqs() == sorted(bob_hears.seqs())
+    assert bob_hears.seqs()[-1] == owned.last_seq
+    assert bob_hears.ended_calls and bob_hears.ended_calls[-1][1] is CloseReason.GAME_OVER
+
+
+def test_an_illegal_move_on_the_replica_raises_at_once_and_nothing_is_forwarded() -> None:
+    a, b, loop, store, _clock = two_nodes()
+    room_id, _alice, _ = room_on_a(a, loop)
+    bob = b.login("bob", RecordingListener(), protocol="test")
+    bob.join(room_id)
+    pump(loop)
+    entries = len(store.load_room(room_id).entries)  # type: ignore[union-attr]
+
+    with pytest.raises(NotYourTurn):
+        bob.act(room_id, Add(1))  # alice moves first
+
+    assert not loop.queues.get("a")
+    pump(loop)
+    assert len(store.load_room(room_id).entries) == entries  # type: ignore[union-attr]
+
+
+def test_a_connection_on_the_follower_writes_nothing_before_the_owner_committed_its_input() -> None:
+    a, b, loop, _store, _clock = two_nodes()
+    room_id, alice, _ = room_on_a(a, loop)
+    bob = b.login("bob", RecordingListener(), protocol="test")
+    bob.join(room_id)
+    pump(loop)
+    alice.act(room_id, Add(1))
+    pump(loop)
+    resumed: list[str] = []
+
+    bob.act(room_id, Add(2))
+    may_write = b.write_barrier(lambda: resumed.append("bob"))
+
+    assert not may_write and not resumed  # the input is on its way to node a
+    pump(loop)
+    assert resumed == ["bob"]  # node a applied and committed it, then said so
+    assert b.write_barrier(lambda: None)
+
+
+def test_inputs_are_never_applied_twice() -> None:
+    a, b, loop, store, _clock = two_nodes()
+    room_id, alice, _ = room_on_a(a, loop, target=50)
+    bob = b.login("bob", RecordingListener(), protocol="test")
+    bob.join(room_id)
+    pump(loop)
+    alice.act(room_id, Add(1))
+    pump(loop)
+    bob.act(room_id, Add(2))
+    message = copy.deepcopy(loop.queues["a"][-1])
+    pump(loop)
+    total = a.room(room_id).state.total
+    entries = len(store.load_room(room_id).entries)  # type: ignore[union-attr]
+
+    assert a.remote is not None
+    a.remote.receive(message)  # the same input again (a repeated delivery)
+    pump(loop)
+
+    assert a.room(room_id).state.total == total
+    assert len(store.load_room(room_id).entries) == entries  # type: ignore[union-attr]
+
+
+def test_a_follower_that_missed_steps_catches_up_from_the_store() -> None:
+    a, b, loop, _store, _clock = two_nodes()
+    room_id, alice, _ = room_on_a(a, loop, target=50, seats=3)
+    bob = b.login("bob", RecordingListener(), protocol="test")
+    bob.join(room_id)
+    pump(loop)
+    carol = a.login("carol", RecordingListener(), protocol="test")
+    carol.join(room_id)
+    alice.act(room_id, Add(2))
+    a.flush()
+    lost = [m for m in loop.queues["b"] if m[0] == "step" and m[2][0] == "entry"]
+    loop.queues["b"] = deque(m for m in loop.queues["b"] if m not in lost[:1])  # one step lost
+
+    pump(loop)
+    bob.act(room_id, Add(1))
+    pump(loop)
+
+    replica = b.room(room_id)
+    assert replica.state.total == a.room(room_id).state.total == 3
+    assert replica._log_n == a.room(room_id)._log_n
+
+
+def test_the_owner_losing_the_room_sends_its_players_elsewhere() -> None:
+    a, b, loop, _store, _clock = two_nodes()
+    room_id, _alice, _ = room_on_a(a, loop)
+    bob_hears = RecordingListener()
+    bob = b.login("bob", bob_hears, protocol="test")
+    bob.join(room_id)
+    pump(loop)
+
+    assert b.remote is not None
+    b.remote.owner_lost([room_id])
+    pump(loop)
+
+    assert bob_hears.ended_calls[-1][1] is CloseReason.SHUTDOWN
+    assert "reconnect" in bob_hears.ended_calls[-1][2]
+    assert b.remote.replica(room_id, build=False) is None
+
+
+def test_the_owner_drops_the_players_of_a_node_that_is_gone_and_holds_their_seats() -> None:
+    a, b, loop, _store, _clock = two_nodes()
+    room_id, _alice, _ = room_on_a(a, loop)
+    bob = b.login("bob", RecordingListener(), protocol="test")
+    bob.join(room_id)
+    pump(loop)
+    assert a.remote is not None and a.remote.origins() == {"b"}
+
+    a.remote.origin_lost("b")
+    pump(loop)
+
+    member = a.room(room_id).member("bob")
+    assert member is not None and member.listener is None  # held for bob (away), not released
+    assert a.room(room_id).info().away == frozenset({1})
+
+
+def test_joining_a_room_nobody_owns_is_refused() -> None:
+    a, b, loop, _store, _clock = two_nodes()
+    room_id, _alice, _ = room_on_a(a, loop)
+    del loop.leases[room_id]
+    bob = b.login("bob", RecordingListener(), protocol="test")
+
+    with pytest.raises(HallError) as refused:
+        bob.join(room_id)
+
+    assert refused.value.code == "no_such_room"
