@@ -44,6 +44,12 @@ INBOX_MAXLEN = 100_000
 """Entries an inbox keeps at most (approximately): a reader is never that far behind unless it
 is dead, and a dead reader's inbox is deleted when its node starts again."""
 
+UNOWNED_CHECKS = 6
+"""How many checks (``ttl / 3`` apart) a followed room may go without any lease before its
+replica gives up (its players are told to reconnect): normally another node adopts the room
+within ``ttl / 2`` of the lease expiring, and the replica closes as soon as it sees the new
+owner, so that a reconnecting player finds the room where it now lives."""
+
 READ_BLOCK_MS = 1000
 READ_COUNT = 256
 
@@ -65,6 +71,7 @@ class Relay:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
+        self._unowned: dict[str, int] = {}  # followed room -> checks without a lease
         self.sent = 0
         """Messages sent (for tests and /metrics)."""
         self.received = 0
@@ -220,7 +227,15 @@ class Relay:
         lost = []
         for room_id, value in zip(room_ids, values, strict=True):
             holder = value.decode().rsplit("/", 1)[0] if isinstance(value, bytes) else None
-            if holder != followed[room_id]:
-                lost.append(room_id)
+            if holder == followed[room_id]:
+                self._unowned.pop(room_id, None)
+            elif holder is not None:
+                lost.append(room_id)  # adopted by another node: its players go there now
+            else:  # nobody holds it: its owner died; wait for a node to adopt it, a while
+                misses = self._unowned[room_id] = self._unowned.get(room_id, 0) + 1
+                if misses > UNOWNED_CHECKS:
+                    lost.append(room_id)
+        for room_id in lost:
+            self._unowned.pop(room_id, None)
         if lost:
             self.remote.owner_lost(lost)

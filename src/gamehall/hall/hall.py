@@ -441,6 +441,13 @@ class Hall:
             raise HallError("no_such_room", f"There is no room {room_id}.")
         return room
 
+    def room_if_any(self, room_id: str) -> Room | None:
+        """:meth:`room`, or ``None`` instead of ``no_such_room`` (builds a replica if needed)."""
+        try:
+            return self.room(room_id)
+        except HallError:
+            return None
+
     def live_room(self, room_id: str) -> Room | None:
         """A room this hall serves now: one it owns, or the replica of one owned by another
         node that a connection here already uses. Never builds a replica."""
@@ -490,6 +497,9 @@ class Hall:
             record.room_id, self.game_types[record.game], record.config, record.seed, record.meta
         )
         room.replay(record.entries, created_at=record.created_at)
+        if self.remote is not None and self.remote.replica(record.room_id, build=False) is not None:
+            # this node followed the room's dead owner: its players here reconnect to this room
+            self.remote.owner_lost([record.room_id])
         if self.ownership is not None:
             self.ownership.claim(record.room_id)
             # an empty write, stamped with the new lease's fencing number: a fencing store

@@ -1,0 +1,131 @@
+"""Play across nodes with real processes, Redis and PostgreSQL (issue 13, item 3).
+
+Two ``gamehall serve`` nodes share one Redis prefix and one PostgreSQL schema. An AAH wire
+bot opens a table on node ``a``; two more connect to node ``b``, whose lobby shows node
+``a``'s table (the shared directory), and sit at it: node ``b`` forwards their inputs to node
+``a`` and renders the room's events for them (gamehall.hall.remote). The game plays to its
+end with every seat's protocol checked strictly by the bots, and the log shows each input
+once. Then the same with the owner killed mid-game: the players on node ``b`` are told the
+game moved, reconnect, and node ``b`` adopts the room and finishes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from kill_restart import PausableProxy, ServerProcess, entries_of, first_room
+from postgres_support import postgres_schema
+from redis_space import RedisSpace
+
+import gamehall
+from gamehall.bots.aah import AahWireBot
+from gamehall.store.base import RoomRecord
+
+TTL = 2.0
+SETTINGS = ("aah.autostart_delay=1", "aah.round_gap=0.2", "aah.timeout=60", "aah.aplimit=3")
+
+
+class NodeProcess(ServerProcess):
+    """A server process as node ``node_id`` on the shared Redis and PostgreSQL."""
+
+    def __init__(self, directory: Path, space: RedisSpace, node_id: str, db: str) -> None:
+        directory.mkdir()
+        super().__init__(directory, SETTINGS, db)
+        self.node_args = ["--redis", space.url, "--redis-prefix", space.prefix]
+        self.node_args += ["--node-id", node_id, "--lease-ttl", str(TTL)]
+
+    def command(self) -> list[str]:
+        return [*super().command(), *self.node_args]
+
+
+@pytest.fixture
+def database(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    monkeypatch.setenv("PYTHONPATH", str(Path(gamehall.__file__).parents[1]))
+    with postgres_schema() as url:
+        yield url
+
+
+def joined(record: RoomRecord) -> list[str]:
+    return [str(e.data["name"]) for e in record.entries if e.kind == "join" and isinstance(e.data, dict)]
+
+
+async def finished(node: ServerProcess, room_id: str) -> RoomRecord:
+    while not (record := await asyncio.to_thread(node.room, room_id)).finished:
+        await asyncio.sleep(0.05)
+    return record
+
+
+def bot(port: int, name: str, seed: int) -> AahWireBot:
+    return AahWireBot("127.0.0.1", port, name, rng=random.Random(seed), strict=True)
+
+
+async def test_players_on_two_nodes_play_one_aah_table_to_the_end(
+    tmp_path: Path, redis_space: RedisSpace, database: str
+) -> None:
+    node_a = NodeProcess(tmp_path / "a", redis_space, "a", database)
+    node_b = NodeProcess(tmp_path / "b", redis_space, "b", database)
+    await asyncio.gather(asyncio.to_thread(node_a.start), asyncio.to_thread(node_b.start))
+    tasks: list[asyncio.Future[object]] = []
+    try:
+        async with asyncio.timeout(180):
+            tasks.append(asyncio.ensure_future(bot(node_a.ports["aah"], "alice", 1).run()))
+            room_id = await first_room(node_a, "aah", started=lambda r: "alice" in joined(r))
+            await asyncio.sleep(0.5)  # the shared directory carries the table to node b
+            for name, seed in (("bob", 2), ("carol", 3)):
+                tasks.append(asyncio.ensure_future(bot(node_b.ports["aah"], name, seed).run()))
+            record = await finished(node_a, room_id)
+            results = await asyncio.gather(*tasks)
+        assert sorted(joined(record)) == ["alice", "bob", "carol"]
+        assert record.result is not None and record.result["termination"] == "normal", record.result
+        assert all(not stats.violations for stats in results)  # type: ignore[attr-defined]
+        numbers = [n for n, *_ in entries_of(record)]
+        assert numbers == list(range(1, len(numbers) + 1))
+    except BaseException:
+        print(f"node a:\n{node_a.stderr()}\nnode b:\n{node_b.stderr()}")
+        raise
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
+
+
+async def test_a_cross_node_table_whose_owner_is_killed_finishes_on_the_other_node(
+    tmp_path: Path, redis_space: RedisSpace, database: str
+) -> None:
+    node_a = NodeProcess(tmp_path / "a", redis_space, "a", database)
+    node_b = NodeProcess(tmp_path / "b", redis_space, "b", database)
+    await asyncio.gather(asyncio.to_thread(node_a.start), asyncio.to_thread(node_b.start))
+    upstream = {"node": node_a}
+    proxy = PausableProxy(lambda: upstream["node"].ports["aah"])
+    await proxy.start()
+    tasks: list[asyncio.Future[object]] = []
+    try:
+        async with asyncio.timeout(240):
+            tasks.append(asyncio.ensure_future(bot(proxy.port, "alice", 1).run()))
+            room_id = await first_room(node_a, "aah", started=lambda r: "alice" in joined(r))
+            await asyncio.sleep(0.5)
+            for name, seed in (("bob", 2), ("carol", 3)):
+                tasks.append(asyncio.ensure_future(bot(node_b.ports["aah"], name, seed).run()))
+            while len((await asyncio.to_thread(node_a.room, room_id)).entries) < 12:
+                await asyncio.sleep(0.02)
+            await asyncio.to_thread(node_a.kill9)
+            upstream["node"] = node_b
+            record = await finished(node_b, room_id)
+            results = await asyncio.gather(*tasks)
+        assert sorted(set(joined(record))) == ["alice", "bob", "carol"]
+        assert record.result is not None and record.result["termination"] == "normal", record.result
+        assert all(not stats.violations for stats in results)  # type: ignore[attr-defined]
+    except BaseException:
+        print(f"node a:\n{node_a.stderr()}\nnode b:\n{node_b.stderr()}")
+        raise
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await proxy.close()
+        await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
