@@ -129,3 +129,68 @@ async def test_a_cross_node_table_whose_owner_is_killed_finishes_on_the_other_no
         await asyncio.gather(*tasks, return_exceptions=True)
         await proxy.close()
         await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
+
+
+class WebClient:
+    """A browser-protocol client over a real WebSocket (docs/web-protocol.md)."""
+
+    def __init__(self, ws: object) -> None:
+        self.ws = ws
+        self.ids = iter(range(1, 10_000))
+        self.seen: list[dict[str, object]] = []
+
+    async def send(self, message: dict[str, object]) -> int:
+        message_id = next(self.ids)
+        await self.ws.send_json({**message, "id": message_id})  # type: ignore[attr-defined]
+        return message_id
+
+    async def until(self, test: object, timeout: float = 20.0) -> dict[str, object]:
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.ws.receive_json()  # type: ignore[attr-defined]
+                self.seen.append(message)
+                if test(message):  # type: ignore[operator]
+                    return message  # type: ignore[no-any-return]
+
+
+async def test_a_browser_on_another_node_joins_by_room_id_and_plays_mr_jack(
+    tmp_path: Path, redis_space: RedisSpace, database: str
+) -> None:
+    import aiohttp
+
+    node_a = NodeProcess(tmp_path / "a", redis_space, "a", database)
+    node_b = NodeProcess(tmp_path / "b", redis_space, "b", database)
+    await asyncio.gather(asyncio.to_thread(node_a.start), asyncio.to_thread(node_b.start))
+    try:
+        async with aiohttp.ClientSession() as http:
+            ws_a = await http.ws_connect(f"http://127.0.0.1:{node_a.ports['web']}/ws")
+            ws_b = await http.ws_connect(f"http://127.0.0.1:{node_b.ports['web']}/ws")
+            ann, bob = WebClient(ws_a), WebClient(ws_b)
+            for client, name in ((ann, "ann"), (bob, "bob")):
+                await client.send({"t": "hello", "v": 2, "name": name, "token": None})
+                await client.until(lambda m: m.get("t") == "welcome")
+            await ann.send({"t": "create", "game": "mrjack", "settings": {}})
+            joined = await ann.until(lambda m: m.get("t") == "joined")
+            room_id = joined["room"]["id"]  # type: ignore[index]
+
+            ref = await bob.send({"t": "join", "room": room_id})
+            bob_joined = await bob.until(lambda m: m.get("t") in ("joined", "error") and m.get("ref") == ref)
+            assert bob_joined["t"] == "joined", bob_joined
+            assert bob_joined["seat"] == 1
+            seen_by_ann = await ann.until(lambda m: m.get("t") == "event" and m["event"]["type"] == "SeatJoined"  # type: ignore[index]
+                                          and m["event"]["name"] == "bob")  # type: ignore[index]  # fmt: skip
+            view = await bob.until(lambda m: m.get("t") == "view")
+            assert view["seat"] == 1 and view["seq"] >= seen_by_ann["seq"]  # type: ignore[operator]
+            record = await asyncio.to_thread(node_a.room, str(room_id))
+            assert joined_names(record) == ["ann", "bob"]
+            await ws_a.close()
+            await ws_b.close()
+    except BaseException:
+        print(f"node a:\n{node_a.stderr()}\nnode b:\n{node_b.stderr()}")
+        raise
+    finally:
+        await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
+
+
+def joined_names(record: RoomRecord) -> list[str]:
+    return joined(record)
