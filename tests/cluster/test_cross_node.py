@@ -177,8 +177,7 @@ async def test_a_browser_on_another_node_joins_by_room_id_and_plays_mr_jack(
             bob_joined = await bob.until(lambda m: m.get("t") in ("joined", "error") and m.get("ref") == ref)
             assert bob_joined["t"] == "joined", bob_joined
             assert bob_joined["seat"] == 1
-            seen_by_ann = await ann.until(lambda m: m.get("t") == "event" and m["event"]["type"] == "SeatJoined"  # type: ignore[index]
-                                          and m["event"]["name"] == "bob")  # type: ignore[index]  # fmt: skip
+            seen_by_ann = await ann.until(lambda m: is_event(m, "SeatJoined", name="bob"))
             view = await bob.until(lambda m: m.get("t") == "view")
             assert view["seat"] == 1 and view["seq"] >= seen_by_ann["seq"]  # type: ignore[operator]
             record = await asyncio.to_thread(node_a.room, str(room_id))
@@ -190,6 +189,13 @@ async def test_a_browser_on_another_node_joins_by_room_id_and_plays_mr_jack(
         raise
     finally:
         await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
+
+
+def is_event(message: dict[str, object], kind: str, **fields: object) -> bool:
+    event = message.get("event")
+    if message.get("t") != "event" or not isinstance(event, dict) or event.get("type") != kind:
+        return False
+    return all(event.get(k) == v for k, v in fields.items())
 
 
 def joined_names(record: RoomRecord) -> list[str]:
