@@ -257,3 +257,52 @@ def test_joining_a_room_nobody_owns_is_refused() -> None:
         bob.join(room_id)
 
     assert refused.value.code == "no_such_room"
+
+
+def test_the_replica_shows_the_owners_timers() -> None:
+    a, b, loop, _store, clock = two_nodes()
+    room_id, _alice, _ = room_on_a(a, loop, turn_s=5.0)
+    bob = b.login("bob", RecordingListener(), protocol="test")
+    bob.join(room_id)
+    pump(loop)
+    clock.advance(1.0)
+
+    (key, left), *_ = b.room(room_id).timers()
+    owner_key, owner_left = a.room(room_id).timers()[0]
+
+    assert key == owner_key and left == pytest.approx(owner_left)
+
+
+def test_an_owner_that_never_answers_stops_holding_this_nodes_connections_after_a_while() -> None:
+    a, b, loop, _store, clock = two_nodes()
+    room_id, alice, _ = room_on_a(a, loop)
+    bob = b.login("bob", RecordingListener(), protocol="test")
+    bob.join(room_id)
+    pump(loop)
+    alice.act(room_id, Add(1))
+    pump(loop)
+    resumed: list[str] = []
+
+    bob.act(room_id, Add(1))
+    loop.queues["a"].clear()  # node a died with bob's input unread
+    assert not b.write_barrier(lambda: resumed.append("others"))
+    clock.advance(1.0)
+    assert not resumed
+    clock.advance(1.5)
+
+    assert resumed == ["others"]
+
+
+def test_a_follower_stops_following_when_its_last_player_leaves() -> None:
+    a, b, loop, _store, _clock = two_nodes()
+    room_id, _alice, _ = room_on_a(a, loop, seats=3)
+    bob = b.login("bob", RecordingListener(), protocol="test")
+    bob.join(room_id)
+    pump(loop)
+
+    bob.leave(room_id)
+    pump(loop)
+
+    assert b.remote is not None and b.remote.replica(room_id, build=False) is None
+    assert a.remote is not None and a.remote.origins() == set()
+    assert a.room(room_id).member("bob") is None

@@ -56,6 +56,13 @@ log = logging.getLogger("gamehall.remote")
 
 MOVED_TEXT = "This game moved to another server; reconnect to continue."
 
+HOLD_LIMIT_S = 2.0
+"""How long an unanswered forwarded input may hold this node's write barrier. The barrier is
+the node's, not the connection's (every connection of a listener passes it once per turn), so
+an owner that died with an input unanswered would otherwise stall every connection here until
+its room is adopted. Answers normally come within a few milliseconds; past this limit the
+input stops holding the barrier (it stays pending: its answer, if any, is still handled)."""
+
 Message = list[Any]
 """A message between nodes: ``[kind, ...]`` (see :class:`RemoteHall` for every kind)."""
 
@@ -128,6 +135,7 @@ class ReplicaRoom(Room):
     owner: str = ""
     remote: RemoteHall
     synced: bool = False
+    _deadlines: dict[str, float]
 
     # ---------------------------------------------------------------- inputs: forwarded
 
@@ -166,6 +174,7 @@ class ReplicaRoom(Room):
                 raise HallError("not_in_room", "You are not in this room.")
             self.members.pop(name.lower(), None)
         self._forward("leave", name, [reason.value, text], None)
+        self.remote.unfollow_if_idle(self)
 
     def drop(self, name: str) -> None:
         member = self.member(name)
@@ -218,11 +227,17 @@ class ReplicaRoom(Room):
             self.remote.close_replica(self, reason, text)
 
     def timers(self) -> list[tuple[str, float]]:
-        """The owner runs the room's timers; a replica has none of its own."""
-        return []
+        """The game's timers as the owner runs them: each one's deadline taken when this
+        replica saw the step that armed it (late by the step's trip between the nodes)."""
+        now = self._clock.now()
+        return [(key, max(0.0, deadline - now)) for key, deadline in self._deadlines.items()]
 
     def _sync_timers(self) -> None:
-        """Never armed here: the owner fires the room's timers and sends their steps."""
+        """Never armed here (the owner fires the room's timers and sends their steps): the
+        pending ones are only tracked, for :meth:`timers`."""
+        pending = {t.key: t.seconds for t in self.state.pending_timers()}
+        now = self._clock.now()
+        self._deadlines = {k: self._deadlines.get(k, now + seconds) for k, seconds in pending.items()}
 
     def _forward(self, op: str, name: str, args: list[Any], listener: Listener | None) -> None:
         if self.closed:
@@ -265,6 +280,7 @@ class ReplicaRoom(Room):
                 raise ValueError(f"room {self.room_id}: log entry {entry.n} after {self._log_n}")
         self._apply_entry(entry)
         self._log_n = entry.n
+        self._sync_timers()
         taken = self.state.seat_names()
         for member in [m for m in self.members.values() if m.seat is not None and m.seat not in taken]:
             if member.listener is None:  # a seat of someone elsewhere; local seats end by "ended"
@@ -352,8 +368,10 @@ class RemoteHall:
         )
         replica.owner = owner
         replica.remote = self
+        replica._deadlines = {}
         replica.replay(record.entries, created_at=record.created_at)
         replica.seat_members()
+        replica._sync_timers()
         self.replicas[room_id] = replica
         self.port.send(owner, ["follow", room_id, self.port.node_id])
         log.info("room %s (owned by %s): following it from here", room_id, owner)
@@ -366,6 +384,7 @@ class RemoteHall:
         input_id = next(self._ids)
         self._pending[input_id] = _Pending(replica.room_id, name, listener)
         self.holds.hold(input_id)
+        self.hall.clock.call_later(HOLD_LIMIT_S, partial(self.holds.release, input_id))
         self.port.send(replica.owner, ["input", self.port.node_id, input_id, replica.room_id, op, name, args])
 
     def after_inputs(self, name: str, call: Callable[[], None]) -> bool:
@@ -385,6 +404,8 @@ class RemoteHall:
 
     def unfollow_if_idle(self, replica: ReplicaRoom) -> None:
         """Stop following a room nobody here is connected to (its answers still pending wait)."""
+        if self.replicas.get(replica.room_id) is not replica:
+            return
         if any(m.listener is not None for m in replica.members.values()):
             return
         if any(p.room_id == replica.room_id for p in self._pending.values()):
@@ -427,6 +448,9 @@ class RemoteHall:
             for call in pending.after:
                 self.hall.tell(call)
             self.holds.release(input_id)
+            replica = self.replicas.get(pending.room_id)
+            if replica is not None:
+                self.unfollow_if_idle(replica)
         return pending
 
     # ---- messages from an owner
@@ -455,6 +479,7 @@ class RemoteHall:
             user = self.hall.user(name)
             if user is not None:
                 user.forget_room(room_id)
+            self.unfollow_if_idle(replica)
 
     def _on_refused(self, input_id: int, kind: str, code: str, reason: str) -> None:
         pending = self._answered(input_id)
@@ -525,6 +550,7 @@ class RemoteHall:
             return
         try:
             self._perform(room, origin, op, name, args)
+            self._prune(origin, room, name)
         except RuleError as exc:
             answer = ["refused", input_id, "rule", exc.code, exc.reason]
         except HallError as exc:
@@ -541,6 +567,14 @@ class RemoteHall:
         if listener is None:
             listener = self._members[key] = RemoteListener(self, origin, room_id, name)
         return listener
+
+    def _prune(self, origin: str, room: Room, name: str) -> None:
+        """Forget the stand-in of a member who left or dropped (no longer attached)."""
+        key = (origin, room.room_id, name.lower())
+        listener = self._members.get(key)
+        member = room.member(name)
+        if listener is not None and (member is None or member.listener is not listener):
+            del self._members[key]
 
     def _perform(self, room: Room, origin: str, op: str, name: str, args: list[Any]) -> None:
         """Apply one forwarded input on the room this node owns, as the user ``name``."""
