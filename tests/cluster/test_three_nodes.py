@@ -170,7 +170,9 @@ async def test_mrjack_players_on_two_of_three_nodes(hall3: Hall3) -> None:
     jacky = MrJackWireBot(
         "127.0.0.1", hall3.port("b", "mrjack"), "jacky", "mrjack", rng=random.Random(rng.getrandbits(64))
     )
-    sherlock = MrJackWireBot("127.0.0.1", hall3.port("c", "mrjack"), "sherlock", "detektiv", rng=random.Random(rng.getrandbits(64)))  # fmt: skip
+    sherlock = MrJackWireBot(
+        "127.0.0.1", hall3.port("c", "mrjack"), "sherlock", "detektiv", rng=random.Random(rng.getrandbits(64))
+    )
 
     record, (jr, sr) = await play(hall3, "mrjack", "jacky", jacky.run(), [sherlock.run])
 
@@ -198,7 +200,9 @@ async def test_duplicate_players_on_two_of_three_nodes(hall3: Hall3) -> None:
     ann = WordsWirePlayer(
         "ann", Version.V02, create=spec, join=None, strength=1.0, rng=random.Random(rng.getrandbits(64))
     )
-    bob = WordsWirePlayer("bob", Version.V10, create=None, join=spec.name, strength=1.0, rng=random.Random(rng.getrandbits(64)))  # fmt: skip
+    bob = WordsWirePlayer(
+        "bob", Version.V10, create=None, join=spec.name, strength=1.0, rng=random.Random(rng.getrandbits(64))
+    )
     ann_bot = WordsWireBot("127.0.0.1", hall3.port("a", "jduplicate"), ann, write_interval_s=0.1)
     bob_bot = WordsWireBot("127.0.0.1", hall3.port("c", "jduplicate"), bob, write_interval_s=0.1)
 
