@@ -261,4 +261,3 @@ class RemoteRooms:
 
     def __iter__(self) -> Iterator[str]:
         return iter(list(self._rooms))
-

@@ -171,11 +171,13 @@ class Server:
             commit_waiter=clock.wait_for,
             contests=self.contests,
             ownership=self.node.leases if self.node is not None else None,
+            shared_rooms=self.node.directory if self.node is not None else None,
         )
         self._hall = hall
         if self.node is not None:
             self.node.leases.on_lost = hall.leases_lost
             self.node.leases.start()
+            await self._share_rooms(self.node)
             self.metrics.watch_node(self.node.node_id, self.node.rooms_owned)
         contest_hall(hall, accounts=self._accounts_for_protocols)  # cg contest entrants' accounts
         restored = await self._restore(hall)
@@ -214,6 +216,22 @@ class Server:
         restored = await self.adoption.scan()
         self.adoption.start()
         return restored
+
+    async def _share_rooms(self, node: Node) -> None:
+        """Read the other nodes' rooms and start publishing this node's (before any room is
+        restored here: the directory first forgets what an earlier process of this node left).
+        A node whose directory cannot start does not start (its leases are released)."""
+        from redis.exceptions import RedisError
+
+        from gamehall.cluster import ClusterError
+
+        try:
+            await node.directory.start()
+        except (RedisError, OSError) as exc:
+            await node.close()
+            assert self._store is not None
+            self._store.close()
+            raise ClusterError(f"cannot start the shared room directory: {exc}") from None
 
     async def _join_nodes(self) -> None:
         """Connect to Redis for this node's room leases (the store is closed again if Redis
