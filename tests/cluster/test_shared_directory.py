@@ -175,26 +175,27 @@ async def test_a_dead_nodes_rooms_leave_every_lobby_after_the_ttl(redis_space: R
 
 async def test_a_room_adopted_by_another_node_stays_listed_as_that_nodes(redis_space: RedisSpace) -> None:
     shared = MemoryStore()
-    async with node(redis_space, "a", shared) as a, node(redis_space, "b", shared) as b:
-        async with node(redis_space, "c") as c:
-            session = a.hall.login("alice", RecordingListener(), protocol="test")
-            room_id = session.create_room("toy").room_id
-            session.join(room_id)
-            a.hall.login("bob", RecordingListener(), protocol="test").join(room_id)  # a game in play
-            await a.settled()
-            await until(
-                lambda: c.hall.room_info(room_id) is not None and b.hall.room_info(room_id) is not None
-            )
-            await a.die()
-            record = shared.load_room(room_id)
-            assert record is not None
-            assert restore_record(b.hall, record) is not None  # what adoption does after taking the lease
-            await b.settled()
-            await until(lambda: c.directory.remote.node_of(room_id) == "b")
-            await asyncio.sleep(TTL * 3)  # a's liveness key expired and was swept meanwhile
-            assert [r.room_id for r in c.hall.rooms()] == [room_id]
-            assert [r.room_id for r in b.hall.rooms()] == [room_id]  # listed once: its own room
-            assert b.directory.remote.get(room_id) is None
+    async with (
+        node(redis_space, "a", shared) as a,
+        node(redis_space, "b", shared) as b,
+        node(redis_space, "c") as c,
+    ):
+        session = a.hall.login("alice", RecordingListener(), protocol="test")
+        room_id = session.create_room("toy").room_id
+        session.join(room_id)
+        a.hall.login("bob", RecordingListener(), protocol="test").join(room_id)  # a game in play
+        await a.settled()
+        await until(lambda: c.hall.room_info(room_id) is not None and b.hall.room_info(room_id) is not None)
+        await a.die()
+        record = shared.load_room(room_id)
+        assert record is not None
+        assert restore_record(b.hall, record) is not None  # what adoption does after taking the lease
+        await b.settled()
+        await until(lambda: c.directory.remote.node_of(room_id) == "b")
+        await asyncio.sleep(TTL * 3)  # a's liveness key expired and was swept meanwhile
+        assert [r.room_id for r in c.hall.rooms()] == [room_id]
+        assert [r.room_id for r in b.hall.rooms()] == [room_id]  # listed once: its own room
+        assert b.directory.remote.get(room_id) is None
 
 
 async def test_a_restarted_node_forgets_what_its_previous_process_left(redis_space: RedisSpace) -> None:

@@ -191,7 +191,9 @@ class SharedDirectory:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._keep_alive())]
         loaded = loop.create_task(self._loaded.wait())
-        await asyncio.wait([loaded, self._tasks[0]], timeout=max(2.0, self.ttl))
+        await asyncio.wait(
+            [loaded, self._tasks[0]], timeout=max(2.0, self.ttl), return_when=asyncio.FIRST_COMPLETED
+        )
         loaded.cancel()
         if not self._loaded.is_set():
             log.warning("the shared room directory is not read yet; the lobby fills when it is")
