@@ -3,7 +3,7 @@
 Two ``gamehall serve`` nodes share one Redis prefix and one PostgreSQL schema. An AAH wire
 bot opens a table on node ``a``; two more connect to node ``b``, whose lobby shows node
 ``a``'s table (the shared directory), and sit at it: node ``b`` forwards their inputs to node
-``a`` and renders the room's events for them (gamehall.hall.remote). The game plays to its
+``a`` and renders the room's events for them (gamehall.hall.cross_node). The game plays to its
 end with every seat's protocol checked strictly by the bots, and the log shows each input
 once. Then the same with the owner killed mid-game: the players on node ``b`` are told the
 game moved, reconnect, and node ``b`` adopts the room and finishes it.

@@ -4,7 +4,7 @@ Three ``gamehall serve`` nodes (``a``, ``b``, ``c``, each on its own ports) shar
 prefix and one PostgreSQL schema for the whole module. For each protocol, its wire bots play
 one table whose players sit on different nodes: the first player opens the table on one
 node, the others find it in their own node's lobby (the shared directory) and sit at it
-through their node (cross-node play, gamehall.hall.remote). Each game must end normally, with
+through their node (cross-node play, gamehall.hall.cross_node). Each game must end normally, with
 every bot's protocol checks passing and each player's view of the end the same.
 """
 

@@ -4,7 +4,17 @@ Imported only when the server is started with ``--redis``.
 """
 
 from gamehall.cluster.adoption import Adoption
+from gamehall.cluster.directory import SharedDirectory
 from gamehall.cluster.leases import Lease, RoomLeases
 from gamehall.cluster.node import ClusterError, Node, default_node_id, open_node
 
-__all__ = ["Adoption", "ClusterError", "Lease", "Node", "RoomLeases", "default_node_id", "open_node"]
+__all__ = [
+    "Adoption",
+    "ClusterError",
+    "Lease",
+    "Node",
+    "RoomLeases",
+    "SharedDirectory",
+    "default_node_id",
+    "open_node",
+]

@@ -1,6 +1,6 @@
 """Messages between nodes on Redis streams: one inbox stream per node.
 
-Cross-node play (:mod:`gamehall.hall.remote`) needs each node to send another node messages
+Cross-node play (:mod:`gamehall.hall.cross_node`) needs each node to send another node messages
 that arrive **in order** and are applied on the receiving node's event loop. Each node reads
 one stream, ``{prefix}inbox:{node_id}``; a sender appends to the receiver's stream. Redis gives
 a stream's entries one order, so everything node A sends node B arrives in the order A sent it,
@@ -12,9 +12,9 @@ task writes batches one after another, so batches never overtake each other.
 
 Liveness (every ``ttl / 3``): each node keeps ``{prefix}node:{node_id}`` alive with the lease
 ttl. A node whose key expired is gone: the members it connected to rooms owned here are
-dropped (their seats held by the crash-recovery rules, :meth:`RemoteHall.origin_lost`). And
+dropped (their seats held by the crash-recovery rules, :meth:`CrossNodePlay.origin_lost`). And
 for each room this node follows, the room's lease is read: if another node (or nobody) holds
-it now, the replica closes and its players reconnect (:meth:`RemoteHall.owner_lost`).
+it now, the replica closes and its players reconnect (:meth:`CrossNodePlay.owner_lost`).
 
 Start: a node deletes its own inbox before it reads it: whatever was sent to an earlier
 process under the same id spoke of a past that process took with it.
@@ -33,10 +33,10 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from gamehall.cluster.codec import CodecError, pack, unpack
-from gamehall.hall.remote import Message
+from gamehall.hall.cross_node import Message
 
 if TYPE_CHECKING:
-    from gamehall.hall.remote import RemoteHall
+    from gamehall.hall.cross_node import CrossNodePlay
 
 log = logging.getLogger("gamehall.cluster")
 
@@ -56,7 +56,7 @@ READ_COUNT = 256
 
 class Relay:
     """This node's inbox reader, its senders and the liveness checks (module docstring).
-    Implements :class:`gamehall.hall.remote.RemotePort`."""
+    Implements :class:`gamehall.hall.cross_node.NodePort`."""
 
     def __init__(
         self, url: str, redis: Redis, node_id: str, ttl: float, *, prefix: str = "gamehall:"
@@ -65,7 +65,7 @@ class Relay:
         self.redis = redis
         self.ttl = ttl
         self.prefix = prefix
-        self.remote: RemoteHall | None = None
+        self.remote: CrossNodePlay | None = None
         self._lookup = redis_sync.Redis.from_url(url, socket_timeout=ttl / 3, socket_connect_timeout=ttl / 3)
         self._outgoing: dict[str, list[Message]] = defaultdict(list)
         self._wake = asyncio.Event()
@@ -87,7 +87,7 @@ class Relay:
     def lease_key(self, room_id: str) -> str:
         return f"{self.prefix}lease:{room_id}"
 
-    # ---------------------------------------------------------------- RemotePort
+    # ---------------------------------------------------------------- NodePort
 
     def owner_of(self, room_id: str) -> str | None:
         """The node in ``room_id``'s lease (``node/fence``), read synchronously."""
@@ -107,7 +107,7 @@ class Relay:
 
     # ---------------------------------------------------------------- running
 
-    async def start(self, remote: RemoteHall) -> None:
+    async def start(self, remote: CrossNodePlay) -> None:
         """Clear this node's inbox, announce the node alive, start reading and sending."""
         self.remote = remote
         await self.redis.delete(self.inbox(self.node_id))

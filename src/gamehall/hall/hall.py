@@ -12,6 +12,7 @@ when the loop's turn is over.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import hmac
 import logging
 import secrets
@@ -23,6 +24,7 @@ from functools import partial
 
 from gamehall.hall.chat_memory import ChatMemory
 from gamehall.hall.contests import ContestBoard
+from gamehall.hall.cross_node import CrossNodePlay, NodePort
 from gamehall.hall.directory import LocalDirectory, RoomDirectory, RoomRule
 from gamehall.hall.invites import invite_to_room
 from gamehall.hall.lobby_feed import LobbyFeed
@@ -30,8 +32,8 @@ from gamehall.hall.outbox import Outbox, Waiter
 from gamehall.hall.ownership import Ownership
 from gamehall.hall.passwords import PasswordCache
 from gamehall.hall.recovery import BotSeat, held_seats, restore_rooms, retake_seat
-from gamehall.hall.remote import RemoteHall, RemotePort
 from gamehall.hall.room import Room
+from gamehall.hall.shared_rooms import RemoteRooms, SharedRooms
 from gamehall.protocols._core import (
     ChatSaid,
     Clock,
@@ -146,7 +148,8 @@ class Hall:
         commit_waiter: Waiter | None = None,
         contests: ContestBoard | None = None,
         ownership: Ownership | None = None,
-        remote: RemotePort | None = None,
+        remote: NodePort | None = None,
+        shared_rooms: SharedRooms | None = None,
     ) -> None:
         """``bot_seater`` seats new in-hall bots; ``bot_driver`` puts a bot on a held seat
         (a restored bot's, or one a bot takes over). ``bot_takeover`` is every new room's
@@ -156,7 +159,9 @@ class Hall:
         is the board of the contests this hall shows (the server's, which its HTTP side reads;
         a new one by default). ``ownership`` is given on a node of several: it holds the
         lease of every room living here, and only rooms it admits are written
-        (:mod:`gamehall.hall.ownership`); without it every room is this process's."""
+        (:mod:`gamehall.hall.ownership`); without it every room is this process's.
+        ``shared_rooms`` (on a node of several) publishes this node's rooms and lists the
+        other nodes' (:mod:`gamehall.hall.shared_rooms`): every lobby shows the whole hall."""
         self.game_types: dict[str, GameType] = dict(games)
         self.store = store
         self.clock = clock
@@ -180,13 +185,23 @@ class Hall:
         self._bot_seater = bot_seater
         self.lobby = LobbyFeed(self.outbox.poke)
         self.outbox.on_settled = self.lobby.flush  # the lobby push reads committed state only
+        self.shared = shared_rooms
+        self.remote: RemoteRooms | None = None
+        """The rooms other nodes own (a node of several), as their lobby views."""
+        self._live_seqs: set[int] = set()  # a node's rooms' created_seq (kept unique)
+        self._last_seq = 0
+        if shared_rooms is not None:
+            self.remote = shared_rooms.remote
+            self.remote.local = self._is_local
+            self.remote.on_change = self.lobby.remote_changed
+            self.lobby.publish = shared_rooms.publish
         self.chat_memory = ChatMemory()
         self._bot_driver = bot_driver
         self.bot_takeover = (not tournament) if bot_takeover is None else bot_takeover
         self.contests = contests if contests is not None else ContestBoard()
         """The contests this hall shows (lobby, ``/contest/ID``): see :mod:`gamehall.hall.contests`."""
-        self.remote = RemoteHall(self, remote, self.outbox) if remote is not None else None
-        """Cross-node play (:mod:`gamehall.hall.remote`), on a node of several."""
+        self.cross_node = CrossNodePlay(self, remote, self.outbox) if remote is not None else None
+        """Cross-node play (:mod:`gamehall.hall.cross_node`), on a node of several."""
 
     # ---------------------------------------------------------------- HallPort
 
@@ -225,27 +240,58 @@ class Hall:
         return Session(self, user, new_token, listener)
 
     def rooms(self, game: str | None = None) -> list[RoomInfo]:
-        return [room.info() for room in self.directory.rooms(game)]
+        """The rooms of ``game`` (or all), first created first: on a node of several, the
+        other nodes' rooms too (their last published view)."""
+        local = [room.info() for room in self.directory.rooms(game)]
+        if self.remote is None:
+            return local
+        return sorted([*local, *self.remote.rooms(game)], key=_creation)
 
     def rooms_matching(self, game: str, rule: RoomRule) -> Iterator[RoomInfo]:
         """The rooms of ``game`` that satisfy ``rule``, first created first, from the
         directory's index (no scan of every room). Lazy: each room's info is built when
-        reached, and a room that stopped matching meanwhile (the caller joined it) is skipped."""
+        reached, and a room that stopped matching meanwhile (the caller joined it) is skipped.
+        On a node of several the other nodes' matching rooms are merged in by creation."""
+        local = self._local_matching(game, rule)
+        if self.remote is None:
+            return local
+        return heapq.merge(local, self._remote_matching(self.remote, game, rule), key=_creation)
+
+    def _local_matching(self, game: str, rule: RoomRule) -> Iterator[RoomInfo]:
         for room in self.directory.matching(game, rule):
             info = room.info()
             if not room.closed and rule(info):
                 yield info
 
+    @staticmethod
+    def _remote_matching(remote: RemoteRooms, game: str, rule: RoomRule) -> Iterator[RoomInfo]:
+        for listed in remote.matching(game, rule):
+            info = remote.get(listed.room_id)
+            if info is not None and rule(info):
+                yield info
+
     def seats_of(self, name: str) -> list[RoomInfo]:
-        """The rooms where ``name`` (ignoring case) holds a seat, from the directory's index."""
-        return [room.info() for room in self.directory.seated(name)]
+        """The rooms where ``name`` (ignoring case) holds a seat, from the directory's index
+        (and, on a node of several, the other nodes' rooms)."""
+        local = [room.info() for room in self.directory.seated(name)]
+        if self.remote is None:
+            return local
+        return sorted([*local, *self.remote.seated(name)], key=_creation)
 
     def room_count(self, game: str | None = None) -> int:
-        return self.directory.count(game)
+        count = self.directory.count(game)
+        return count if self.remote is None else count + self.remote.count(game)
 
     def room_info(self, room_id: str) -> RoomInfo | None:
+        """A listed room's lobby view: a room of this node, or another node's as last
+        published (:mod:`gamehall.hall.shared_rooms`)."""
         room = self.directory.get(room_id)
-        return None if room is None or room.closed else room.info()
+        if room is not None:
+            return None if room.closed else room.info()
+        return None if self.remote is None else self.remote.get(room_id)
+
+    def _is_local(self, room_id: str) -> bool:
+        return self.directory.get(room_id) is not None
 
     def game_defaults(self, game: str) -> Mapping[str, JSON]:
         game_type = self._game_type(game)
@@ -375,17 +421,47 @@ class Hall:
                 "owners": {},
                 BOT_TAKEOVER: bot_takeover,
             }
-            self._room_counter += 1
-            room_id = f"{game}-{secrets.token_hex(4)}"
-            room = self._new_room(room_id, game_type, config, seed, meta)
+            room_id = self._new_room_id(game)
+            room = self._new_room(room_id, game_type, config, seed, meta, self._created_seq())
         except ConfigError as exc:
             raise HallError("config", str(exc)) from None
         if self.ownership is not None:
             self.ownership.claim(room_id)
         self.outbox.write(NewRoom(room_id, game, config, seed, dict(meta), self._wall_time()))
-        self.directory.add(room)
+        self._listed(room)
         self.lobby.added(room)
         return room
+
+    def _new_room_id(self, game: str) -> str:
+        """``game-xxxxxxxx`` (random); on a node of several ``game-NODE-xxxxxxxx``, so two
+        nodes never make the same id."""
+        if self.shared is None:
+            return f"{game}-{secrets.token_hex(4)}"
+        return f"{game}-{self.shared.node_id}-{secrets.token_hex(4)}"
+
+    def _created_seq(self, created_at: float | None = None) -> int:
+        """The next room's place in creation order. One node: the hall's counter. A node of
+        several: the creation time in microseconds (``created_at`` for a room rebuilt from
+        its log), so every node's rooms merge into one order; kept strictly increasing for
+        new rooms and unique among this node's rooms (the directory's indexes rely on it)."""
+        self._room_counter += 1
+        if self.shared is None:
+            return self._room_counter
+        if created_at is None:
+            seq = self._last_seq = max(int(self._wall_time() * 1_000_000), self._last_seq + 1)
+        else:
+            seq = int(created_at * 1_000_000)
+        while seq in self._live_seqs:
+            seq += 1
+        return seq
+
+    def _listed(self, room: Room) -> None:
+        """Put a new or rebuilt room in the directory (on a node, it is no longer another
+        node's: an adopted room leaves the remote copy)."""
+        self.directory.add(room)
+        if self.remote is not None:
+            self._live_seqs.add(room.created_seq)
+            self.remote.remove(room.room_id)
 
     def _new_room(
         self,
@@ -394,6 +470,7 @@ class Hall:
         config: Mapping[str, JSON],
         seed: int,
         meta: Mapping[str, JSON],
+        created_seq: int,
     ) -> Room:
         room = Room(
             room_id=room_id,
@@ -406,7 +483,7 @@ class Hall:
             wall_time=self._wall_time,
             on_closed=self._room_closed,
             on_changed=self.directory.changed,
-            created_seq=self._room_counter,
+            created_seq=created_seq,
             bot_driver=self.drive_seat,
         )
         room.on_change = self.lobby.touched
@@ -435,8 +512,8 @@ class Hall:
             HallError: ``no_such_room``.
         """
         room = self.directory.get(room_id) or self._just_closed.get(room_id)
-        if room is None and self.remote is not None:
-            room = self.remote.replica(room_id)
+        if room is None and self.cross_node is not None:
+            room = self.cross_node.replica(room_id)
         if room is None:
             raise HallError("no_such_room", f"There is no room {room_id}.")
         return room
@@ -452,14 +529,15 @@ class Hall:
         """A room this hall serves now: one it owns, or the replica of one owned by another
         node that a connection here already uses. Never builds a replica."""
         room = self.directory.get(room_id)
-        if room is None and self.remote is not None:
-            room = self.remote.replica(room_id, build=False)
+        if room is None and self.cross_node is not None:
+            room = self.cross_node.replica(room_id, build=False)
         return room
 
     def _room_closed(self, room: Room) -> None:
         self._just_closed[room.room_id] = room
         self.tell(partial(self._forget_closed, room.room_id))
         self.directory.remove(room.room_id)
+        self._live_seqs.discard(room.created_seq)
         self.lobby.removed(room)
         self.chat_memory.forget_room(room.room_id)
         for user in self._users.values():
@@ -492,20 +570,24 @@ class Hall:
     def add_restored_room(self, record: RoomRecord) -> Room:
         """A room rebuilt from ``record``'s log and listed in the directory; its seats are
         not resumed yet (see :mod:`gamehall.hall.recovery`)."""
-        self._room_counter += 1
         room = self._new_room(
-            record.room_id, self.game_types[record.game], record.config, record.seed, record.meta
+            record.room_id,
+            self.game_types[record.game],
+            record.config,
+            record.seed,
+            record.meta,
+            self._created_seq(record.created_at),
         )
         room.replay(record.entries, created_at=record.created_at)
-        if self.remote is not None and self.remote.replica(record.room_id, build=False) is not None:
+        if self.cross_node is not None and self.cross_node.replica(record.room_id, build=False) is not None:
             # this node followed the room's dead owner: its players here reconnect to this room
-            self.remote.owner_lost([record.room_id])
+            self.cross_node.owner_lost([record.room_id])
         if self.ownership is not None:
             self.ownership.claim(record.room_id)
             # an empty write, stamped with the new lease's fencing number: a fencing store
             # refuses every earlier owner's writes from this commit on
             self.outbox.write(MetaUpdate(record.room_id, {}))
-        self.directory.add(room)
+        self._listed(room)
         self.lobby.added(room, restored=True)
         return room
 
@@ -704,9 +786,9 @@ class Session:
 
     def after_deliveries(self, call: Callable[[], None]) -> None:
         """See :meth:`gamehall.protocols._core.Session.after_deliveries`. Behind an input
-        forwarded to another node, it waits for that input's events (hall/remote.py)."""
-        remote = self._hall.remote
-        if remote is not None and remote.after_inputs(self._user.name, call):
+        forwarded to another node, it waits for that input's events (hall/cross_node.py)."""
+        cross_node = self._hall.cross_node
+        if cross_node is not None and cross_node.after_inputs(self._user.name, call):
             return
         self._hall.tell(call)
 
@@ -843,6 +925,10 @@ class Session:
         if self._user.listener is not self._listener:
             return  # replaced by a newer login of the same user: that one owns the seats now
         self._hall.logout(self._user, dropped=dropped)
+
+
+def _creation(info: RoomInfo) -> int:
+    return info.created_seq
 
 
 def _default_title(game_type: GameType, config: Mapping[str, JSON]) -> str:

@@ -212,7 +212,7 @@ def held_seats(hall: Hall, user: User, game: str | None) -> list[HeldSeat]:
     took over is no longer theirs and is not listed."""
     held: list[HeldSeat] = []
     for room_id in sorted(user.rooms):
-        room = hall.room_if_any(room_id) if hall.remote is not None else hall.live_room(room_id)
+        room = hall.room_if_any(room_id) if hall.cross_node is not None else hall.live_room(room_id)
         member = room.member(user.name) if room is not None else None
         if room is None or member is None or member.seat is None or member.bot is not None:
             continue

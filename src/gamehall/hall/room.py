@@ -171,7 +171,7 @@ class Room:
         """While true, the game's timers are not armed (a contest room waits for every
         entrant before any clock runs); :meth:`release_timers` arms them."""
         self.replicate: Callable[[list[Any]], None] | None = None
-        """Set while other nodes follow this room (cross-node play, :mod:`gamehall.hall.remote`):
+        """Set while other nodes follow this room (cross-node play, :mod:`gamehall.hall.cross_node`):
         called with every *step* of the room (a log entry, numbered events, a meta change,
         the close), after the commit that holds it, in the room's order."""
 

@@ -175,14 +175,16 @@ class Server:
             contests=self.contests,
             ownership=self.node.leases if self.node is not None else None,
             remote=self.relay,
+            shared_rooms=self.node.directory if self.node is not None else None,
         )
         self._hall = hall
         if self.relay is not None:
-            assert hall.remote is not None
-            await self.relay.start(hall.remote)
+            assert hall.cross_node is not None
+            await self.relay.start(hall.cross_node)
         if self.node is not None:
             self.node.leases.on_lost = hall.leases_lost
             self.node.leases.start()
+            await self._share_rooms(self.node)
             self.metrics.watch_node(self.node.node_id, self.node.rooms_owned)
         contest_hall(hall, accounts=self._accounts_for_protocols)  # cg contest entrants' accounts
         restored = await self._restore(hall)
@@ -223,6 +225,22 @@ class Server:
         restored = await self.adoption.scan()
         self.adoption.start()
         return restored
+
+    async def _share_rooms(self, node: Node) -> None:
+        """Read the other nodes' rooms and start publishing this node's (before any room is
+        restored here: the directory first forgets what an earlier process of this node left).
+        A node whose directory cannot start does not start (its leases are released)."""
+        from redis.exceptions import RedisError
+
+        from gamehall.cluster import ClusterError
+
+        try:
+            await node.directory.start()
+        except (RedisError, OSError) as exc:
+            await node.close()
+            assert self._store is not None
+            self._store.close()
+            raise ClusterError(f"cannot start the shared room directory: {exc}") from None
 
     async def _join_nodes(self) -> None:
         """Connect to Redis for this node's room leases (the store is closed again if Redis
@@ -346,8 +364,8 @@ class Server:
                 await site.stop()
         if self._hall is not None:
             try:
-                if self._hall.remote is not None:
-                    self._hall.remote.moving_away()  # followers' players reconnect elsewhere
+                if self._hall.cross_node is not None:
+                    self._hall.cross_node.moving_away()  # followers' players reconnect elsewhere
                 self._hall.shutdown(text)
                 if self.node is not None:
                     self.tracker.abort_all()  # the drain (see the docstring)

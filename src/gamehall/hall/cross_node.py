@@ -10,7 +10,7 @@ view, seats, the last sequence number, recent events), so the dialogues need no 
 
 Its inputs are not applied here: :class:`ReplicaRoom` checks them first where it can (on a
 copy of the game: an illegal move gets the protocol's own error at once, exactly as on B) and
-**forwards** them to B (:meth:`RemoteHall.forward`). B applies each one as that user, commits,
+**forwards** them to B (:meth:`CrossNodePlay.forward`). B applies each one as that user, commits,
 and sends back the steps; the events reach this node's connections through this hall's outbox,
 rendered by their own dialogues, as if the room were here.
 
@@ -30,7 +30,7 @@ Guarantees (what the tests check):
   by the crash-recovery rules on whichever node they reconnect to.
 
 The transport (Redis streams, one per node) is :mod:`gamehall.cluster.relay`; the hall knows
-it only as a :class:`RemotePort`.
+it only as a :class:`NodePort`.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from gamehall.store.base import LogEntry
 if TYPE_CHECKING:
     from gamehall.hall.hall import Hall
 
-log = logging.getLogger("gamehall.remote")
+log = logging.getLogger("gamehall.cross_node")
 
 MOVED_TEXT = "This game moved to another server; reconnect to continue."
 
@@ -64,10 +64,10 @@ its room is adopted. Answers normally come within a few milliseconds; past this 
 input stops holding the barrier (it stays pending: its answer, if any, is still handled)."""
 
 Message = list[Any]
-"""A message between nodes: ``[kind, ...]`` (see :class:`RemoteHall` for every kind)."""
+"""A message between nodes: ``[kind, ...]`` (see :class:`CrossNodePlay` for every kind)."""
 
 
-class RemotePort(Protocol):
+class NodePort(Protocol):
     """What the hall needs of the other nodes (implemented on Redis streams by
     :class:`gamehall.cluster.relay.Relay`)."""
 
@@ -101,7 +101,7 @@ class _Pending:
     after: list[Callable[[], None]] = field(default_factory=list)
 
 
-class RemoteListener:
+class StandIn:
     """B's stand-in for a member whose connection is on another node. The member's events
     reach that node as the room's steps (rendered there), so delivering does nothing here;
     being a listener is what keeps the seat *connected* on B. Only an ``ended`` addressed to
@@ -109,7 +109,7 @@ class RemoteListener:
 
     is_bot = False
 
-    def __init__(self, remote: RemoteHall, origin: str, room_id: str, name: str) -> None:
+    def __init__(self, remote: CrossNodePlay, origin: str, room_id: str, name: str) -> None:
         self.remote = remote
         self.origin = origin
         self.room_id = room_id
@@ -133,7 +133,7 @@ class ReplicaRoom(Room):
     room's own; inputs are checked on a copy where possible and forwarded to the owner."""
 
     owner: str = ""
-    remote: RemoteHall
+    remote: CrossNodePlay
     synced: bool = False
     _deadlines: dict[str, float]
 
@@ -247,7 +247,7 @@ class ReplicaRoom(Room):
     def _trial(self) -> Any:
         """A copy of the game to try an input on, or ``None`` where the engine's state cannot
         be copied (a game written as a generator): such inputs are checked by the owner only,
-        and a refusal there reaches the player later (:meth:`RemoteHall.refusal`)."""
+        and a refusal there reaches the player later (:meth:`CrossNodePlay.refusal`)."""
         try:
             return copy.deepcopy(self.state)
         except TypeError:
@@ -308,7 +308,7 @@ class ReplicaRoom(Room):
                 self.members[name.lower()] = Member(name, seat, status, None, self._arrival())
 
 
-class RemoteHall:
+class CrossNodePlay:
     """This hall's side of cross-node play: the replicas of rooms owned elsewhere (follower
     side) and the members connected through other nodes (owner side).
 
@@ -330,7 +330,7 @@ class RemoteHall:
     ============  ===============  ==========================================================
     """
 
-    def __init__(self, hall: Hall, port: RemotePort, holds: PendingInputs) -> None:
+    def __init__(self, hall: Hall, port: NodePort, holds: PendingInputs) -> None:
         self.hall = hall
         self.port = port
         self.holds = holds
@@ -339,7 +339,7 @@ class RemoteHall:
         self._pending: dict[int, _Pending] = {}
         self._applied: dict[str, int] = {}  # origin node -> the last input id applied
         self._followers: dict[str, set[str]] = {}  # room id -> following nodes
-        self._members: dict[tuple[str, str, str], RemoteListener] = {}  # (origin, room, name)
+        self._members: dict[tuple[str, str, str], StandIn] = {}  # (origin, room, name)
 
     # ================================================================ follower side
 
@@ -561,11 +561,11 @@ class RemoteHall:
         self.hall.outbox.send(room_id, partial(self.port.send, origin, answer))
         self.hall.outbox.poke()
 
-    def _listener(self, origin: str, room_id: str, name: str) -> RemoteListener:
+    def _listener(self, origin: str, room_id: str, name: str) -> StandIn:
         key = (origin, room_id, name.lower())
         listener = self._members.get(key)
         if listener is None:
-            listener = self._members[key] = RemoteListener(self, origin, room_id, name)
+            listener = self._members[key] = StandIn(self, origin, room_id, name)
         return listener
 
     def _prune(self, origin: str, room: Room, name: str) -> None:

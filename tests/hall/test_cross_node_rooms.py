@@ -1,4 +1,4 @@
-"""Cross-node play at the hall level (gamehall.hall.remote): two halls share one store, a
+"""Cross-node play at the hall level (gamehall.hall.cross_node): two halls share one store, a
 room lives on node ``a``, players connected to node ``b`` sit at it through a replica.
 
 The nodes talk through :class:`Loopback`, which stands in for the Redis streams of
@@ -19,7 +19,7 @@ from recording_listener import RecordingListener
 from toy_game import TOY, Add, Added, Won
 
 from gamehall.hall import FakeClock, Hall
-from gamehall.hall.remote import ReplicaRoom
+from gamehall.hall.cross_node import ReplicaRoom
 from gamehall.protocols._core import CloseReason, HallError
 from gamehall.rules._core import NotYourTurn, SeatJoined
 from gamehall.store.memory import MemoryStore
@@ -76,7 +76,7 @@ def pump(loop: Loopback) -> None:
             hall.flush()
         moved = False
         for node, queue in loop.queues.items():
-            remote = loop.halls[node].remote
+            remote = loop.halls[node].cross_node
             assert remote is not None
             while queue:
                 remote.receive(queue.popleft())
@@ -184,8 +184,8 @@ def test_inputs_are_never_applied_twice() -> None:
     total = a.room(room_id).state.total
     entries = len(store.load_room(room_id).entries)  # type: ignore[union-attr]
 
-    assert a.remote is not None
-    a.remote.receive(message)  # the same input again (a repeated delivery)
+    assert a.cross_node is not None
+    a.cross_node.receive(message)  # the same input again (a repeated delivery)
     pump(loop)
 
     assert a.room(room_id).state.total == total
@@ -222,13 +222,13 @@ def test_the_owner_losing_the_room_sends_its_players_elsewhere() -> None:
     bob.join(room_id)
     pump(loop)
 
-    assert b.remote is not None
-    b.remote.owner_lost([room_id])
+    assert b.cross_node is not None
+    b.cross_node.owner_lost([room_id])
     pump(loop)
 
     assert bob_hears.ended_calls[-1][1] is CloseReason.SHUTDOWN
     assert "reconnect" in bob_hears.ended_calls[-1][2]
-    assert b.remote.replica(room_id, build=False) is None
+    assert b.cross_node.replica(room_id, build=False) is None
 
 
 def test_the_owner_drops_the_players_of_a_node_that_is_gone_and_holds_their_seats() -> None:
@@ -237,9 +237,9 @@ def test_the_owner_drops_the_players_of_a_node_that_is_gone_and_holds_their_seat
     bob = b.login("bob", RecordingListener(), protocol="test")
     bob.join(room_id)
     pump(loop)
-    assert a.remote is not None and a.remote.origins() == {"b"}
+    assert a.cross_node is not None and a.cross_node.origins() == {"b"}
 
-    a.remote.origin_lost("b")
+    a.cross_node.origin_lost("b")
     pump(loop)
 
     member = a.room(room_id).member("bob")
@@ -303,6 +303,6 @@ def test_a_follower_stops_following_when_its_last_player_leaves() -> None:
     bob.leave(room_id)
     pump(loop)
 
-    assert b.remote is not None and b.remote.replica(room_id, build=False) is None
-    assert a.remote is not None and a.remote.origins() == set()
+    assert b.cross_node is not None and b.cross_node.replica(room_id, build=False) is None
+    assert a.cross_node is not None and a.cross_node.origins() == set()
     assert a.room(room_id).member("bob") is None
