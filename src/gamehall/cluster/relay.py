@@ -67,6 +67,11 @@ class Relay:
         self.prefix = prefix
         self.remote: CrossNodePlay | None = None
         self._lookup = redis_sync.Redis.from_url(url, socket_timeout=ttl / 3, socket_connect_timeout=ttl / 3)
+        # the inbox reader blocks in XREAD for up to READ_BLOCK_MS: a connection of its own,
+        # whose timeout outlasts the block (the shared one times out after ttl / 3)
+        self._reader = Redis.from_url(
+            url, socket_timeout=READ_BLOCK_MS / 1000 + ttl / 3, socket_connect_timeout=ttl / 3
+        )
         self._outgoing: dict[str, list[Message]] = defaultdict(list)
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -135,6 +140,7 @@ class Relay:
         with contextlib.suppress(RedisError, OSError):
             await self.redis.delete(self.node_key(self.node_id))
         self._lookup.close()
+        await self._reader.aclose()
 
     async def _send_forever(self) -> None:
         while True:
@@ -162,7 +168,7 @@ class Relay:
         key = self.inbox(self.node_id)
         while True:
             try:
-                answer = await self.redis.xread({key: last}, count=READ_COUNT, block=READ_BLOCK_MS)
+                answer = await self._reader.xread({key: last}, count=READ_COUNT, block=READ_BLOCK_MS)
             except (RedisError, OSError) as exc:
                 log.warning("cannot read this node's inbox: %s", exc)
                 await asyncio.sleep(self.ttl / 10)
