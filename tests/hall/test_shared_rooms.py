@@ -45,7 +45,8 @@ def node_hall(shared: FakeSharedRooms, wall: float = 1_800_000_000.0) -> tuple[H
 
 def test_a_lobby_view_survives_json_with_its_seat_numbers() -> None:
     info = RoomInfo(
-        room_id="toy-a-1", game="toy", title="T", config={"seats": 3, "x": [1, "y"]}, seats={0: "ann", 2: "bob"},
+        room_id="toy-a-1", game="toy", title="T", config={"seats": 3, "x": [1, "y"]},
+        seats={0: "ann", 2: "bob"},
         away=frozenset({2}), spectators=("eve",), has_password=True, operator="ann", started=True,
         finished=False, max_seats=3, created_seq=1_800_000_000_000_001, extra={"legacy_open": False},
     )  # fmt: skip

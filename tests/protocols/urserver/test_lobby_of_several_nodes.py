@@ -28,8 +28,8 @@ def node_harness() -> tuple[UrHarness, FakeSharedRooms]:
 
 def test_another_nodes_game_is_listed_and_followed_but_not_entered() -> None:
     harness, shared = node_harness()
-    shared.remote.put("far", elsewhere("ursuppe-far-1", "ursuppe", seats={0: "zed"}, config=CONFIG, max_seats=3,
-                                       title="farsoup"))  # fmt: skip
+    far = elsewhere("ursuppe-far-1", "ursuppe", seats={0: "zed"}, config=CONFIG, max_seats=3, title="farsoup")
+    shared.remote.put("far", far)
     client = harness.connect("c")
     assert client.ask("LISTE") == ["SPIELE 1", "SPIEL farsoup 1 0 1 3"]
     assert client.ask("TEILNEHMEN farsoup", "PASSWORT", "NAME anna") == [fehler_line(28)]
