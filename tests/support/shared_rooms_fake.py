@@ -32,6 +32,7 @@ def elsewhere(
     created_seq: int = 1,
     started: bool = False,
     title: str = "far away",
+    extra: Mapping[str, JSON] | None = None,
 ) -> RoomInfo:
     """The lobby view of a room another node owns."""
     return RoomInfo(
@@ -48,4 +49,5 @@ def elsewhere(
         finished=False,
         max_seats=max_seats,
         created_seq=created_seq,
+        extra=dict(extra or {}),
     )
