@@ -191,6 +191,7 @@ class Hall:
         if shared_rooms is not None:
             self.remote = shared_rooms.remote
             self.remote.local = self._is_local
+            self.remote.local_rooms = partial(self.rooms_here, None)
             self.remote.on_change = self.lobby.remote_changed
             self.lobby.publish = shared_rooms.publish
         self.chat_memory = ChatMemory()
@@ -285,6 +286,10 @@ class Hall:
         if room is not None:
             return None if room.closed else room.info()
         return None if self.remote is None else self.remote.get(room_id)
+
+    def rooms_here(self, game: str | None = None) -> list[RoomInfo]:
+        """The rooms living on this node (on one node: :meth:`rooms`)."""
+        return [room.info() for room in self.directory.rooms(game) if not room.closed]
 
     def _is_local(self, room_id: str) -> bool:
         return self.directory.get(room_id) is not None

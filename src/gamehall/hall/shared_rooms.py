@@ -144,6 +144,10 @@ class RemoteRooms:
         self.local: Callable[[str], bool] = _nowhere
         """Whether a room lives on this node (set by the hall): such a room is never listed
         as remote, whatever a late message of its former owner says."""
+        self.local_rooms: Callable[[], list[RoomInfo]] = list
+        """This node's rooms as the lobby sees them (set by the hall), for the shared
+        directory to publish again when the other nodes may have forgotten them (this node
+        was taken for dead, or Redis lost its data)."""
         self._rooms: dict[str, RoomInfo] = {}
         self._node_of: dict[str, str] = {}
         self._order: list[tuple[int, str]] = []  # (created_seq, room_id), sorted
