@@ -262,9 +262,8 @@ class Hall:
 
     @staticmethod
     def _remote_matching(remote: RemoteRooms, game: str, rule: RoomRule) -> Iterator[RoomInfo]:
-        for listed in remote.matching(game, rule):
-            info = remote.get(listed.room_id)
-            if info is not None and rule(info):
+        for info in remote.matching(game, rule):
+            if rule(info):  # the index is re-evaluated on each change: this is a cheap guard
                 yield info
 
     def seats_of(self, name: str) -> list[RoomInfo]:
