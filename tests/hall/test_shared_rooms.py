@@ -65,7 +65,9 @@ def test_the_copy_indexes_by_game_name_and_rule_and_forgets_a_node() -> None:
     assert [i.room_id for i in remote.matching("toy", open_seat)] == ["toy-a-2"]
     assert remote.count("toy") == 2 and remote.count(None) == 3
     remote.put("a", elsewhere("toy-a-2", "toy", seats={0: "Ann", 1: "cy"}, created_seq=20))
-    assert list(remote.matching("toy", open_seat)) == [] and [i.room_id for i in remote.seated("cy")] == ["toy-a-2"]
+    assert list(remote.matching("toy", open_seat)) == [] and [i.room_id for i in remote.seated("cy")] == [
+        "toy-a-2"
+    ]
     remote.remove("toy-b-1", "a")  # not a's: stays
     assert remote.get("toy-b-1") is not None
     assert sorted(remote.drop_node("b")) == ["other-b-1", "toy-b-1"]
