@@ -171,9 +171,11 @@ class Server:
             commit_waiter=clock.wait_for,
             contests=self.contests,
             ownership=self.node.leases if self.node is not None else None,
+            presence=self.node.presence if self.node is not None else None,
         )
         self._hall = hall
         if self.node is not None:
+            await self._join_presence()
             self.node.leases.on_lost = hall.leases_lost
             self.node.leases.start()
             self.metrics.watch_node(self.node.node_id, self.node.rooms_owned)
@@ -226,6 +228,22 @@ class Server:
             assert self._store is not None
             self._store.close()
             raise
+
+    async def _join_presence(self) -> None:
+        """Load the hall's names and start keeping them current (before any room is restored
+        or login accepted: both claim names); Redis not answering stops the start."""
+        from redis.exceptions import RedisError
+
+        from gamehall.cluster import ClusterError
+
+        assert self.node is not None and self._store is not None
+        try:
+            await self.node.presence.start()
+        except (RedisError, OSError) as exc:
+            node, self.node = self.node, None
+            await node.close()
+            self._store.close()
+            raise ClusterError(f"cannot join the hall's names in Redis: {exc}") from None
 
     def _prepare_dictionaries(self, hall: Hall) -> None:
         """First start: build the word games' dictionary caches in the background, with a
