@@ -101,7 +101,10 @@ async def test_a_name_holding_seats_offline_stays_taken(redis_space: RedisSpace)
     async with two_nodes(redis_space) as (a, b):
         a.hall.restored_owner("carol", "toy-1", None, "aah")  # seats rebuilt after a crash
         await until(lambda: b.presence.holder("carol") is not None)
-        assert refused(b, "carol") == "name_in_use"
+        with pytest.raises(HallError) as held:
+            b.login("carol")
+        assert held.value.code == "name_in_use" and held.value.detail == {"held": True}
+        assert "held on another server" in held.value.reason
         assert not b.hall.user_online("carol")  # held, not online: no whisper reaches it
         bob, _ = b.login("bob")
         with pytest.raises(HallError) as error:

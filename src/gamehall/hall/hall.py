@@ -29,7 +29,7 @@ from gamehall.hall.lobby_feed import LobbyFeed
 from gamehall.hall.outbox import Outbox, Waiter
 from gamehall.hall.ownership import Ownership
 from gamehall.hall.passwords import PasswordCache
-from gamehall.hall.presence import Presence, PresenceEvents
+from gamehall.hall.presence import Holder, Presence, PresenceEvents
 from gamehall.hall.recovery import BotSeat, held_seats, restore_rooms, retake_seat
 from gamehall.hall.room import Room
 from gamehall.protocols._core import (
@@ -82,6 +82,19 @@ def held_name_error(user: User) -> HallError:
         "take the seat back, or wait until the seat is released.",
         held=True,
         rooms=sorted(user.rooms),
+    )
+
+
+def elsewhere_name_error(holder: Holder) -> HallError:
+    """``name_in_use`` for a name another node has (several nodes): online there, or holding
+    seats there for a player who lost the connection (``held`` detail, as here)."""
+    if holder.online:
+        return HallError("name_in_use", "That name is in use.")
+    return HallError(
+        "name_in_use",
+        "That name is in use: its seat is being held on another server of this hall for a player "
+        "who lost the connection. Wait until the seat is released.",
+        held=True,
     )
 
 
@@ -206,8 +219,9 @@ class Hall:
         resume_without_token: bool = False,
     ) -> Session:
         check_name(name)
-        if self.presence is not None and self.presence.holder(name) is not None:
-            raise HallError("name_in_use", "That name is in use.")  # on another node
+        holder = self.presence.holder(name) if self.presence is not None else None
+        if holder is not None:
+            raise elsewhere_name_error(holder)
         user = self._users.get(name.lower())
         if user is not None:
             token_ok = token is not None and token_matches(token, user.token_hash)
