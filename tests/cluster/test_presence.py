@@ -39,16 +39,16 @@ class TestNode:
         return self.hall.login(name, listener, protocol=protocol), listener
 
 
-async def start_node(space: RedisSpace, node_id: str) -> TestNode:
-    presence = RedisPresence(space.client, node_id, TTL, prefix=space.prefix)
+async def start_node(space: RedisSpace, node_id: str, ttl: float = TTL) -> TestNode:
+    presence = RedisPresence(space.client, node_id, ttl, prefix=space.prefix)
     hall = Hall(games={"toy": TOY}, store=MemoryStore(), clock=LoopClock(), presence=presence)
     await presence.start()
     return TestNode(hall, presence)
 
 
 @contextlib.asynccontextmanager
-async def two_nodes(space: RedisSpace) -> AsyncIterator[tuple[TestNode, TestNode]]:
-    a, b = await start_node(space, "a"), await start_node(space, "b")
+async def two_nodes(space: RedisSpace, ttl: float = TTL) -> AsyncIterator[tuple[TestNode, TestNode]]:
+    a, b = await start_node(space, "a", ttl), await start_node(space, "b", ttl)
     try:
         yield a, b
     finally:
@@ -141,6 +141,19 @@ async def test_a_dead_nodes_names_are_free_after_its_ttl(redis_space: RedisSpace
         await until(lambda: b.hall.name_free("erin") and b.hall.name_free("frank"), within=TTL * 3 + 2)
         session, _ = b.login("erin")
         assert session.name == "erin"
+
+
+async def test_a_stopping_node_gives_its_names_up_at_once(redis_space: RedisSpace) -> None:
+    async with two_nodes(redis_space, ttl=30.0) as (a, b):
+        a.login("otto")
+        a.hall.restored_owner("pia", "toy-1", None, "aah")
+        await until(lambda: b.presence.holder("otto") is not None and b.presence.holder("pia") is not None)
+        await a.presence.leave()  # the drain, before it cuts its connections
+        await until(lambda: b.hall.name_free("otto") and b.hall.name_free("pia"), within=1.0)
+        assert await redis_space.client.exists(a.presence.alive_key("a")) == 0
+        a.login("quinn")  # a late login on the stopping node claims nothing any more
+        await asyncio.sleep(0.2)
+        assert b.hall.name_free("quinn")
 
 
 async def test_a_node_seen_dead_claims_its_names_again(redis_space: RedisSpace) -> None:

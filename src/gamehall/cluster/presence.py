@@ -132,6 +132,7 @@ class RedisPresence:
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: PubSub | None = None
         self._sending = False
+        self._left = False
         self._run_ops = redis.register_script(_OPS)
         self._purge = redis.register_script(_PURGE)
         self._ttl_ms = max(1, round(ttl * 1000))
@@ -196,26 +197,34 @@ class RedisPresence:
         for work in (self._send_forever, self._read_forever, self._keep_alive_forever):
             self._tasks.append(loop.create_task(self._guarded(work)))
 
-    async def stop(self) -> None:
-        """Send what is queued, give up this node's names and its liveness key (a clean stop:
-        the other nodes let these names in at once)."""
-        sender = self._tasks[0] if self._tasks else None
-        for task in self._tasks[1:]:
-            task.cancel()
-        if sender is not None:
+    async def leave(self) -> None:
+        """Give up this node's names and its liveness key now: the start of a clean stop,
+        before its connections are cut, so that their users can log in on another node at
+        once. What was queued before (chat lines) is sent first; from then on this node
+        claims and sends nothing."""
+        if self._left:
+            return
+        self._left = True
+        if self._tasks:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.ttl):
                     while self._ops or self._sending:
                         self._wake.set()
                         await asyncio.sleep(0.01)
-            sender.cancel()
+        for task in self._tasks:
+            task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
+        self._ops.clear()
         try:
             await self._purge(keys=[self.users_key], args=[self.node_id, "", self.users_key])
             await self.redis.delete(self.alive_key(self.node_id))
         except RedisError as exc:
             log.warning("could not give up this node's names (%s); they go when it is seen dead", exc)
+
+    async def stop(self) -> None:
+        """:meth:`leave` (if not done yet) and close the subscription."""
+        await self.leave()
         if self._pubsub is not None:
             with contextlib.suppress(RedisError, OSError):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]
@@ -236,6 +245,8 @@ class RedisPresence:
     # ---------------------------------------------------------------- the queue
 
     def _queue(self, op: Op) -> None:
+        if self._left:
+            return  # stopping: this node's names are given up already
         self._ops.append(op)
         self._wake.set()
 

@@ -328,7 +328,9 @@ class Server:
         client reconnects by its protocol's crash rules (in the game protocols a goodbye says
         "game over", and the client would not come back); each closed room's lease is released
         as soon as its last writes are committed, so another node adopts the rooms at its next
-        scan (every ``ttl / 2``) instead of after the ttl."""
+        scan (every ``ttl / 2``) instead of after the ttl. The node gives up its users' names
+        before it cuts their connections, so they can log in on another node at once
+        (:meth:`gamehall.cluster.presence.RedisPresence.leave`)."""
         if self._stopped:
             return
         self._stopped = True
@@ -343,6 +345,8 @@ class Server:
         if self._web is not None:
             for site in list(self._web.sites):
                 await site.stop()
+        if self.node is not None:
+            await self.node.presence.leave()  # before the cut: its users may log in elsewhere now
         if self._hall is not None:
             try:
                 self._hall.shutdown(text)
