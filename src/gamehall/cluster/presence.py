@@ -176,10 +176,6 @@ class RedisPresence:
         message = {"node": self.node_id, "sender": event.sender, "text": event.text, "to": event.to}
         self._queue(("publish", self.whisper_channel(node), orjson.dumps(message).decode()))
 
-    def online_elsewhere(self) -> int:
-        """How many users other nodes have online (from the local copy)."""
-        return sum(1 for h in self._names.values() if h.online and h.node != self.node_id)
-
     # ---------------------------------------------------------------- start and stop
 
     async def start(self) -> None:
