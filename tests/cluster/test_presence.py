@@ -218,3 +218,20 @@ async def test_a_whisper_crosses_nodes_and_an_offline_name_is_refused(redis_spac
         with pytest.raises(HallError) as error:
             lea.whisper("nobody", "hello?")
         assert error.value.code == "no_such_user"
+
+
+async def test_a_rename_moves_the_claim_and_refuses_a_name_of_another_node(redis_space: RedisSpace) -> None:
+    async with two_nodes(redis_space) as (a, b):
+        rita, _ = a.login("rita")
+        b.login("tom")
+        room_id = rita.create_room("toy").room_id
+        rita.join(room_id)
+        await until(lambda: a.presence.holder("tom") is not None)
+        with pytest.raises(HallError) as error:
+            rita.rename(room_id, "Tom")
+        assert error.value.code == "name_in_use"
+
+        rita.rename(room_id, "Sam")
+        await until(lambda: b.presence.holder("sam") is not None)
+        assert b.presence.holder("sam") == ("a", True, "Sam")
+        await until(lambda: b.hall.name_free("rita"))
