@@ -202,8 +202,8 @@ class RedisPresence:
             return
         self._left = True
         if self._tasks:
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self.ttl):
+            with contextlib.suppress(TimeoutError):  # Redis down: the stop does not wait longer
+                async with asyncio.timeout(self.ttl / 3):
                     while self._ops or self._sending:
                         self._wake.set()
                         await asyncio.sleep(0.01)
