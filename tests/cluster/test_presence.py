@@ -235,3 +235,17 @@ async def test_a_rename_moves_the_claim_and_refuses_a_name_of_another_node(redis
         await until(lambda: b.presence.holder("sam") is not None)
         assert b.presence.holder("sam") == ("a", True, "Sam")
         await until(lambda: b.hall.name_free("rita"))
+
+
+async def test_a_lost_subscription_loads_the_names_again(redis_space: RedisSpace) -> None:
+    async with two_nodes(redis_space) as (a, b):
+        b.login("una")
+        await until(lambda: a.presence.holder("una") is not None)
+        pubsub = a.presence._pubsub
+        assert pubsub is not None and pubsub.connection is not None
+        await pubsub.connection.disconnect()  # the library reconnects and subscribes again
+        # what a missed meanwhile: a change it hears of only by loading the hash again
+        await redis_space.client.hset(f"{redis_space.prefix}users", "vic", "b\n1\nVic")
+        await until(lambda: a.presence.holder("vic") == ("b", True, "Vic"))
+        b.login("walt")  # and the subscription works again
+        await until(lambda: a.presence.holder("walt") is not None)

@@ -133,6 +133,7 @@ class RedisPresence:
         self._pubsub: PubSub | None = None
         self._sending = False
         self._left = False
+        self._resync = False
         self._run_ops = redis.register_script(_OPS)
         self._purge = redis.register_script(_PURGE)
         self._ttl_ms = max(1, round(ttl * 1000))
@@ -286,7 +287,14 @@ class RedisPresence:
     async def _subscribe(self) -> PubSub:
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(self.users_key, self.chat_channel, self.whisper_channel(self.node_id))
+        if pubsub.connection is not None:
+            pubsub.connection.register_connect_callback(self._reconnected)
         return pubsub
+
+    def _reconnected(self, connection: object) -> None:
+        """The client library connected the subscription again by itself (and subscribed
+        again): messages may have been missed meanwhile, so the reader loads again."""
+        self._resync = True
 
     async def _load(self) -> None:
         values = await self.redis.hgetall(self.users_key)
@@ -299,6 +307,9 @@ class RedisPresence:
             pubsub = self._pubsub
             if pubsub is None:
                 pubsub = self._pubsub = await self._subscribe()
+                self._resync = True
+            if self._resync:
+                self._resync = False
                 await self._load()
                 self._reclaim_all()
             try:
@@ -373,7 +384,10 @@ class RedisPresence:
         if before is None:
             log.warning("node %s was seen dead by the others; claiming its names again", self.node_id)
             self._reclaim_all()
-        await self.drop_dead_nodes()
+        try:
+            await self.drop_dead_nodes()
+        except RedisError as exc:
+            log.warning("presence: cannot look for dead nodes (%s)", exc)
 
     async def drop_dead_nodes(self) -> None:
         """Remove, in Redis (and so everywhere), the names of every node whose liveness key
