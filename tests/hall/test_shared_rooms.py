@@ -106,6 +106,8 @@ def test_every_lobby_query_of_a_node_includes_the_other_nodes_rooms_in_creation_
 def test_a_node_publishes_its_rooms_once_per_turn_and_adopting_one_takes_it_out_of_the_copy() -> None:
     shared = FakeSharedRooms()
     hall, clock = node_hall(shared)
+    watcher = Watcher()
+    hall.watch_lobby(watcher)
     ann = hall.login("ann", RecordingListener(), protocol="test")
     room_id = ann.create_room("toy").room_id
     ann.join(room_id)
@@ -122,6 +124,8 @@ def test_a_node_publishes_its_rooms_once_per_turn_and_adopting_one_takes_it_out_
     assert record is not None
     hall.add_restored_room(record)  # adopted here: listed once, as this node's
     assert shared.remote.get(room_id) is None and [i.room_id for i in hall.rooms()] == [room_id]
+    clock.run_due()
+    assert watcher.pushes[-2:] == [("created", room_id), ("created", room_id)]  # far, then here
     shared.remote.put("gone", elsewhere(room_id, "toy"))  # ignored while the room lives here
     assert shared.remote.get(room_id) is None
 

@@ -491,11 +491,12 @@ class Hall:
 
     def _listed(self, room: Room) -> None:
         """Put a new or rebuilt room in the directory (on a node, it is no longer another
-        node's: an adopted room leaves the remote copy)."""
+        node's: an adopted room leaves the remote copy, without a "closed" for the watchers,
+        who hear it "created" here next)."""
         self.directory.add(room)
         if self.remote is not None:
             self._live_seqs.add(room.created_seq)
-            self.remote.remove(room.room_id)
+            self.remote.remove(room.room_id, quietly=True)
 
     def _new_room(
         self,

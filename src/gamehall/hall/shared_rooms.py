@@ -179,9 +179,10 @@ class RemoteRooms:
                 insort(matched, (info.created_seq, info.room_id))
         self._tell("created" if old is None else "changed", info)
 
-    def remove(self, room_id: str, node: str | None = None) -> None:
+    def remove(self, room_id: str, node: str | None = None, *, quietly: bool = False) -> None:
         """The room left the hall (or ``node``, which owned it, let it go: a room another node
-        owns by now stays listed)."""
+        owns by now stays listed). ``quietly``: nobody is told (the room now lives on this
+        node, whose own lobby feed announces it)."""
         if node is not None and self._node_of.get(room_id) != node:
             return
         info = self._rooms.pop(room_id, None)
@@ -189,7 +190,8 @@ class RemoteRooms:
             return
         del self._node_of[room_id]
         self._unindex(info)
-        self._tell("closed", info)
+        if not quietly:
+            self._tell("closed", info)
 
     def drop_node(self, node: str) -> list[str]:
         """Forget every room ``node`` owns (it died and nobody adopted them); their ids."""
