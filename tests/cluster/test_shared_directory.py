@@ -208,3 +208,19 @@ async def test_a_restarted_node_forgets_what_its_previous_process_left(redis_spa
             await a.die()
         async with node(redis_space, "a"):
             await until(lambda: b.hall.room_info(room_id) is None, timeout=TTL)  # before the ttl: at start
+
+
+async def test_a_node_taken_for_dead_publishes_its_rooms_again_when_it_comes_back(
+    redis_space: RedisSpace,
+) -> None:
+    async with node(redis_space, "a") as a, node(redis_space, "b") as b:
+        session = a.hall.login("alice", RecordingListener(), protocol="test")
+        room_id = session.create_room("toy").room_id
+        await a.settled()
+        await until(lambda: b.hall.room_info(room_id) is not None)
+        await a.die()  # paused, say, past the ttl: b forgets a's room
+        await until(lambda: b.hall.room_info(room_id) is None, timeout=TTL * 4)
+        assert await a.directory.beat()  # a runs again: its liveness key was gone
+        await until(lambda: b.hall.room_info(room_id) is not None)
+        assert b.directory.remote.node_of(room_id) == "a"
+        assert not await a.directory.beat()  # alive since: nothing to publish again

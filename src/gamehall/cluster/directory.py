@@ -9,7 +9,8 @@ Keys (``{prefix}`` is ``--redis-prefix``):
 - ``{prefix}lobby``, a pub/sub channel: every change of the hash, as
   ``{"node": ID, "changes": [room_id, value, ...]}`` (value ``""``: the room left ``node``).
 - ``{prefix}node:{ID}``, the node's liveness key, set with the ttl (``--lease-ttl``) and
-  renewed every ``ttl / 3``.
+  renewed every ``ttl / 3``. A renewal that finds the key gone (the node was paused past the
+  ttl and taken for dead, or Redis lost its data) publishes every room of the node again.
 
 **Publishing.** The hall hands :meth:`SharedDirectory.publish` each loop turn's changes of the
 rooms it owns; one script call per turn writes them and publishes them (one round trip, in
@@ -75,7 +76,7 @@ return kept
 the room left this node). Returns the entries of rooms closed here that another node owns."""
 
 _FORGET_NODE = """
-if ARGV[3] ~= '1' and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+if ARGV[3] ~= '1' and redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
 local all = redis.call('HGETALL', KEYS[1])
 local out = {}
 for i = 1, #all, 2 do
@@ -91,7 +92,8 @@ end
 return #out / 2
 """
 """KEYS: the rooms hash, the node's liveness key; ARGV: node id, channel, ``'1'`` to forget
-even a live node (this node's own leftovers at start). Returns how many entries went."""
+even a live node (this node's own leftovers at start). Returns how many entries went, or -1
+when the node is alive after all (its key is back: nothing is forgotten)."""
 
 RECEIVE_TIMEOUT_S = 1.0
 """How long one wait for a channel message lasts (the listening task checks for a stop
@@ -286,11 +288,23 @@ class SharedDirectory:
                 return
             beat += 1
             try:
-                await self.redis.set(self.node_key(self._node_id), "1", px=self._ttl_ms)
+                await self.beat()
                 if beat % 2 == 0:
                     await self.sweep()
             except (RedisError, OSError) as exc:
                 log.warning("room directory: liveness failed (%s); again in %.1f s", exc, self.ttl / 3)
+
+    async def beat(self) -> bool:
+        """Renew this node's liveness key; if it was gone, publish every room of this node
+        again (the others forgot them, or will at their next sweep). Whether it was gone."""
+        was = await self.redis.set(self.node_key(self._node_id), "1", px=self._ttl_ms, get=True)
+        if was is not None:
+            return False
+        rooms = self._remote.local_rooms()
+        log.warning("node %s was taken for dead; publishing its %d room(s) again", self._node_id, len(rooms))
+        if rooms:
+            self.publish([(info.room_id, info) for info in rooms])
+        return True
 
     async def sweep(self) -> list[str]:
         """Forget the rooms of every listed node whose liveness key is gone; the dead nodes."""
@@ -298,16 +312,19 @@ class SharedDirectory:
         if not nodes:
             return []
         alive = await self.redis.mget([self.node_key(node) for node in nodes])
-        dead = [node for node, value in zip(nodes, alive, strict=True) if value is None]
-        for node in dead:
-            gone = await self._forget(
-                keys=[self.rooms_key, self.node_key(node)], args=[node, self.channel, "0"]
-            )
-            dropped = self._remote.drop_node(node)
-            log.info(
-                "node %s is gone: %d of its room(s) left the lobby (%d in Redis)",
-                node,
-                len(dropped),
-                int(gone),
-            )
+        dead = []
+        for node, value in zip(nodes, alive, strict=True):
+            if value is None and await self._forget_dead(node):
+                dead.append(node)
         return dead
+
+    async def _forget_dead(self, node: str) -> bool:
+        """Forget ``node``'s rooms if its liveness key is still gone (checked again in the
+        script: a node back meanwhile publishes its rooms itself). Whether they went."""
+        keys = [self.rooms_key, self.node_key(node)]
+        gone = int(await self._forget(keys=keys, args=[node, self.channel, "0"]))
+        if gone < 0:
+            return False
+        dropped = self._remote.drop_node(node)
+        log.info("node %s is gone: %d of its room(s) left the lobby (%d in Redis)", node, len(dropped), gone)
+        return True

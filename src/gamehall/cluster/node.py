@@ -1,9 +1,10 @@
 """This process as one node of several: its id, its Redis connection, its room leases and
-its side of the shared room directory.
+its share of the hall's names and chat and its side of the shared room directory.
 
 ``gamehall serve --redis redis://HOST:6379/0 [--node-id ID] [--lease-ttl S]`` builds one
 :class:`Node` at start (:func:`open_node`), before the hall: the hall gets its leases as its
-:class:`~gamehall.hall.ownership.Ownership` and its directory as its
+:class:`~gamehall.hall.ownership.Ownership`, the node's presence as its
+:class:`~gamehall.hall.presence.Presence` and its directory as its
 :class:`~gamehall.hall.shared_rooms.SharedRooms`. Without ``--redis`` nothing of this package is
 imported and the server runs exactly as one node always did.
 """
@@ -20,6 +21,7 @@ from redis.exceptions import RedisError
 
 from gamehall.cluster.directory import SharedDirectory
 from gamehall.cluster.leases import RoomLeases
+from gamehall.cluster.presence import RedisPresence
 from gamehall.config import NODE_ID, ServerConfig
 
 log = logging.getLogger("gamehall.cluster")
@@ -31,11 +33,13 @@ class ClusterError(Exception):
 
 @dataclass(slots=True)
 class Node:
-    """One node: its id, its room leases (which hold the Redis client) and its side of the
-    shared room directory (:mod:`gamehall.cluster.directory`)."""
+    """One node: its id, its room leases (which hold the Redis client), its presence (the
+    hall's names and chat, :mod:`gamehall.cluster.presence`) and its side of the shared room
+    directory (:mod:`gamehall.cluster.directory`)."""
 
     node_id: str
     leases: RoomLeases
+    presence: RedisPresence
     directory: SharedDirectory
 
     def rooms_owned(self) -> int:
@@ -43,9 +47,10 @@ class Node:
         return self.leases.owned()
 
     async def close(self) -> None:
-        """Publish the last room changes, release every lease still held and close the Redis
-        connection."""
+        """Publish the last room changes, give up this node's names, release every lease still
+        held and close the Redis connection."""
         await self.directory.stop()
+        await self.presence.stop()
         await self.leases.stop()
         await self.leases.redis.aclose()
 
@@ -79,4 +84,5 @@ async def open_node(config: ServerConfig) -> Node:
     log.info("node %s: room leases in %s, ttl %.1f s", node_id, config.redis, config.lease_ttl)
     leases = RoomLeases(redis, node_id, config.lease_ttl, prefix=config.redis_prefix)
     directory = SharedDirectory(redis, node_id, config.lease_ttl, prefix=config.redis_prefix)
-    return Node(node_id, leases, directory)
+    presence = RedisPresence(redis, node_id, config.lease_ttl, prefix=config.redis_prefix)
+    return Node(node_id, leases, presence, directory)

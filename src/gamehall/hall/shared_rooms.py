@@ -123,6 +123,12 @@ def info_from_json(data: Mapping[str, JSON]) -> RoomInfo:
         raise ValueError(f"not a room view: {exc}") from None
 
 
+def _discard(ordered: list[tuple[int, str]], key: tuple[int, str]) -> None:
+    at = bisect_left(ordered, key)
+    if at < len(ordered) and ordered[at] == key:
+        del ordered[at]
+
+
 def _nowhere(_room_id: str) -> bool:
     return False
 
@@ -144,11 +150,15 @@ class RemoteRooms:
         self.local: Callable[[str], bool] = _nowhere
         """Whether a room lives on this node (set by the hall): such a room is never listed
         as remote, whatever a late message of its former owner says."""
+        self.local_rooms: Callable[[], list[RoomInfo]] = list
+        """This node's rooms as the lobby sees them (set by the hall), for the shared
+        directory to publish again when the other nodes may have forgotten them (this node
+        was taken for dead, or Redis lost its data)."""
         self._rooms: dict[str, RoomInfo] = {}
         self._node_of: dict[str, str] = {}
         self._order: list[tuple[int, str]] = []  # (created_seq, room_id), sorted
         self._by_name: dict[str, set[str]] = {}
-        self._rules: dict[tuple[str, RoomRule], set[str]] = {}
+        self._rules: dict[tuple[str, RoomRule], list[tuple[int, str]]] = {}  # sorted like _order
 
     # ---------------------------------------------------------------- writes
 
@@ -166,12 +176,13 @@ class RemoteRooms:
             self._by_name.setdefault(name, set()).add(info.room_id)
         for (game, rule), matched in self._rules.items():
             if game == info.game and rule(info):
-                matched.add(info.room_id)
+                insort(matched, (info.created_seq, info.room_id))
         self._tell("created" if old is None else "changed", info)
 
-    def remove(self, room_id: str, node: str | None = None) -> None:
+    def remove(self, room_id: str, node: str | None = None, *, quietly: bool = False) -> None:
         """The room left the hall (or ``node``, which owned it, let it go: a room another node
-        owns by now stays listed)."""
+        owns by now stays listed). ``quietly``: nobody is told (the room now lives on this
+        node, whose own lobby feed announces it)."""
         if node is not None and self._node_of.get(room_id) != node:
             return
         info = self._rooms.pop(room_id, None)
@@ -179,7 +190,8 @@ class RemoteRooms:
             return
         del self._node_of[room_id]
         self._unindex(info)
-        self._tell("closed", info)
+        if not quietly:
+            self._tell("closed", info)
 
     def drop_node(self, node: str) -> list[str]:
         """Forget every room ``node`` owns (it died and nobody adopted them); their ids."""
@@ -199,9 +211,7 @@ class RemoteRooms:
 
     def _unindex(self, info: RoomInfo) -> None:
         key = (info.created_seq, info.room_id)
-        at = bisect_left(self._order, key)
-        if at < len(self._order) and self._order[at] == key:
-            del self._order[at]
+        _discard(self._order, key)
         for name in _names(info):
             ids = self._by_name.get(name)
             if ids is not None:
@@ -209,7 +219,7 @@ class RemoteRooms:
                 if not ids:
                     del self._by_name[name]
         for matched in self._rules.values():
-            matched.discard(info.room_id)
+            _discard(matched, key)
 
     def _tell(self, change: str, info: RoomInfo) -> None:
         if self.on_change is not None:
@@ -246,15 +256,20 @@ class RemoteRooms:
         found = [self._rooms[room_id] for room_id in self._by_name.get(name.casefold(), ())]
         return sorted(found, key=lambda info: (info.created_seq, info.room_id))
 
-    def matching(self, game: str, rule: RoomRule) -> list[RoomInfo]:
-        """The rooms of ``game`` satisfying ``rule``, in creation order; the first call for a
-        ``(game, rule)`` pair builds its index."""
+    def matching(self, game: str, rule: RoomRule) -> Iterator[RoomInfo]:
+        """The rooms of ``game`` satisfying ``rule``, in creation order, lazily (a room that
+        left meanwhile is skipped); the first call for a ``(game, rule)`` pair builds its
+        index, later ones cost what they yield."""
         matched = self._rules.get((game, rule))
         if matched is None:
-            matched = {i.room_id for i in self._rooms.values() if i.game == game and rule(i)}
+            matched = sorted(
+                (i.created_seq, i.room_id) for i in self._rooms.values() if i.game == game and rule(i)
+            )
             self._rules[(game, rule)] = matched
-        found = [self._rooms[room_id] for room_id in matched]
-        return sorted(found, key=lambda info: (info.created_seq, info.room_id))
+        for _, room_id in list(matched):
+            info = self._rooms.get(room_id)
+            if info is not None:
+                yield info
 
     def __len__(self) -> int:
         return len(self._rooms)

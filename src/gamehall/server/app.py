@@ -175,6 +175,7 @@ class Server:
             contests=self.contests,
             ownership=self.node.leases if self.node is not None else None,
             remote=self.relay,
+            presence=self.node.presence if self.node is not None else None,
             shared_rooms=self.node.directory if self.node is not None else None,
         )
         self._hall = hall
@@ -182,6 +183,7 @@ class Server:
             assert hall.cross_node is not None
             await self.relay.start(hall.cross_node)
         if self.node is not None:
+            await self._join_presence()
             self.node.leases.on_lost = hall.leases_lost
             self.node.leases.start()
             await self._share_rooms(self.node)
@@ -263,6 +265,22 @@ class Server:
             assert self._store is not None
             self._store.close()
             raise
+
+    async def _join_presence(self) -> None:
+        """Load the hall's names and start keeping them current (before any room is restored
+        or login accepted: both claim names); Redis not answering stops the start."""
+        from redis.exceptions import RedisError
+
+        from gamehall.cluster import ClusterError
+
+        assert self.node is not None and self._store is not None
+        try:
+            await self.node.presence.start()
+        except (RedisError, OSError) as exc:
+            node, self.node = self.node, None
+            await node.close()
+            self._store.close()
+            raise ClusterError(f"cannot join the hall's names in Redis: {exc}") from None
 
     def _prepare_dictionaries(self, hall: Hall) -> None:
         """First start: build the word games' dictionary caches in the background, with a
@@ -347,7 +365,9 @@ class Server:
         client reconnects by its protocol's crash rules (in the game protocols a goodbye says
         "game over", and the client would not come back); each closed room's lease is released
         as soon as its last writes are committed, so another node adopts the rooms at its next
-        scan (every ``ttl / 2``) instead of after the ttl."""
+        scan (every ``ttl / 2``) instead of after the ttl. The node gives up its users' names
+        before it cuts their connections, so they can log in on another node at once
+        (:meth:`gamehall.cluster.presence.RedisPresence.leave`)."""
         if self._stopped:
             return
         self._stopped = True
@@ -362,6 +382,8 @@ class Server:
         if self._web is not None:
             for site in list(self._web.sites):
                 await site.stop()
+        if self.node is not None:
+            await self.node.presence.leave()  # before the cut: its users may log in elsewhere now
         if self._hall is not None:
             try:
                 if self._hall.cross_node is not None:
