@@ -10,11 +10,13 @@ Batching: messages queued during one loop turn go out in one pipeline, one strea
 destination (``m`` = the packed list of messages, :mod:`gamehall.cluster.codec`); one sender
 task writes batches one after another, so batches never overtake each other.
 
-Liveness (every ``ttl / 3``): each node keeps ``{prefix}node:{node_id}`` alive with the lease
-ttl. A node whose key expired is gone: the members it connected to rooms owned here are
-dropped (their seats held by the crash-recovery rules, :meth:`CrossNodePlay.origin_lost`). And
-for each room this node follows, the room's lease is read: if another node (or nobody) holds
-it now, the replica closes and its players reconnect (:meth:`CrossNodePlay.owner_lost`).
+Liveness (every ``ttl / 3``): each node's presence keeps ``{prefix}alive:{node_id}`` alive
+with the lease ttl (:mod:`gamehall.cluster.presence`). A node whose key expired is gone: the
+members it connected to rooms owned here are dropped (their seats held by the crash-recovery
+rules, :meth:`CrossNodePlay.origin_lost`). For each room this node follows, the room's lease
+is read: once another node holds it (adopted), or nobody has for a while, the replica closes
+and its players reconnect (:meth:`CrossNodePlay.owner_lost`). Replicas nobody here uses any
+more stop following their rooms (:meth:`CrossNodePlay.sweep`).
 
 Start: a node deletes its own inbox before it reads it: whatever was sent to an earlier
 process under the same id spoke of a past that process took with it.
@@ -86,8 +88,9 @@ class Relay:
     def inbox(self, node_id: str) -> str:
         return f"{self.prefix}inbox:{node_id}"
 
-    def node_key(self, node_id: str) -> str:
-        return f"{self.prefix}node:{node_id}"
+    def alive_key(self, node_id: str) -> str:
+        """The node's liveness key, kept alive by its presence (:mod:`gamehall.cluster.presence`)."""
+        return f"{self.prefix}alive:{node_id}"
 
     def lease_key(self, room_id: str) -> str:
         return f"{self.prefix}lease:{room_id}"
@@ -116,7 +119,6 @@ class Relay:
         """Clear this node's inbox, announce the node alive, start reading and sending."""
         self.remote = remote
         await self.redis.delete(self.inbox(self.node_id))
-        await self._heartbeat()
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._read_forever(), name="relay-read"),
@@ -137,8 +139,6 @@ class Relay:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        with contextlib.suppress(RedisError, OSError):
-            await self.redis.delete(self.node_key(self.node_id))
         self._lookup.close()
         await self._reader.aclose()
 
@@ -194,15 +194,13 @@ class Relay:
             except Exception:
                 log.exception("a message from another node failed: %r", message[:2])
 
-    async def _heartbeat(self) -> None:
-        await self.redis.set(self.node_key(self.node_id), "1", px=int(self.ttl * 1000))
-
     async def _watch_forever(self) -> None:
         while True:
             await asyncio.sleep(self.ttl / 3)
             try:
-                await self._heartbeat()
                 await self._check_origins()
+                assert self.remote is not None
+                self.remote.sweep()
                 await self._check_owners()
             except (RedisError, OSError) as exc:
                 log.warning("cannot check the other nodes: %s", exc)
@@ -215,7 +213,7 @@ class Relay:
             return
         async with self.redis.pipeline(transaction=False) as pipe:
             for node in origins:
-                pipe.exists(self.node_key(node))
+                pipe.exists(self.alive_key(node))
             answers = await pipe.execute()
         for node, exists in zip(origins, answers, strict=True):
             if not exists:

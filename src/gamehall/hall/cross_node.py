@@ -56,6 +56,11 @@ log = logging.getLogger("gamehall.cross_node")
 
 MOVED_TEXT = "This game moved to another server; reconnect to continue."
 
+IDLE_REPLICA_S = 30.0
+"""A replica nobody here is connected to (a lobby looked at the room, a player left) stops
+following its room after this long (:meth:`CrossNodePlay.sweep`): each followed room costs its
+owner a message per step."""
+
 HOLD_LIMIT_S = 2.0
 """How long an unanswered forwarded input may hold this node's write barrier. The barrier is
 the node's, not the connection's (every connection of a listener passes it once per turn), so
@@ -135,6 +140,7 @@ class ReplicaRoom(Room):
     owner: str = ""
     remote: CrossNodePlay
     synced: bool = False
+    idle_since: float | None = None
     _deadlines: dict[str, float]
 
     # ---------------------------------------------------------------- inputs: forwarded
@@ -404,11 +410,7 @@ class CrossNodePlay:
 
     def unfollow_if_idle(self, replica: ReplicaRoom) -> None:
         """Stop following a room nobody here is connected to (its answers still pending wait)."""
-        if self.replicas.get(replica.room_id) is not replica:
-            return
-        if any(m.listener is not None for m in replica.members.values()):
-            return
-        if any(p.room_id == replica.room_id for p in self._pending.values()):
+        if self.replicas.get(replica.room_id) is not replica or self._in_use(replica):
             return
         self._forget(replica)
         self.port.send(replica.owner, ["unfollow", replica.room_id, self.port.node_id])
@@ -433,6 +435,23 @@ class CrossNodePlay:
                 log.info("room %s: owner %s lost it; its players here reconnect", room_id, replica.owner)
                 self.close_replica(replica, CloseReason.SHUTDOWN, MOVED_TEXT)
         self.hall.outbox.poke()
+
+    def sweep(self) -> None:
+        """Stop following the rooms nobody here has used for :data:`IDLE_REPLICA_S`."""
+        now = self.hall.clock.now()
+        for replica in list(self.replicas.values()):
+            if self._in_use(replica):
+                replica.idle_since = None
+            elif replica.idle_since is None:
+                replica.idle_since = now
+            elif now - replica.idle_since >= IDLE_REPLICA_S:
+                self._forget(replica)
+                self.port.send(replica.owner, ["unfollow", replica.room_id, self.port.node_id])
+
+    def _in_use(self, replica: ReplicaRoom) -> bool:
+        return any(m.listener is not None for m in replica.members.values()) or any(
+            p.room_id == replica.room_id for p in self._pending.values()
+        )
 
     def followed(self) -> dict[str, str]:
         """Room id -> owner node, for every replica (the relay checks their leases)."""
