@@ -36,6 +36,7 @@ it only as a :class:`NodePort`.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import logging
 from collections.abc import Callable
@@ -45,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from gamehall.hall.lifecycle import SeatStatus
 from gamehall.hall.room import Member, Room
-from gamehall.protocols._core import CloseReason, Delivery, HallError, Listener
+from gamehall.protocols._core import CloseReason, Delivery, HallError, Listener, RoomInfo
 from gamehall.rules._core import JSON, Action, Event, RuleError, Seat
 from gamehall.store.base import LogEntry
 
@@ -232,6 +233,19 @@ class ReplicaRoom(Room):
         if not self.closed:
             self.remote.close_replica(self, reason, text)
 
+    def info(self) -> RoomInfo:
+        """The room as the lobby shows it, with the seats this node's players took and the
+        owner has not confirmed yet: a dialogue's own answer to a join (AAH's ``CLNF``, the
+        table's nicks) lists its player, as it would on the owner."""
+        info = super().info()
+        taken = info.seats
+        pending = {
+            m.seat: m.name
+            for m in self.members.values()
+            if m.seat is not None and m.listener is not None and m.seat not in taken
+        }
+        return dataclasses.replace(info, seats={**taken, **pending}) if pending else info
+
     def timers(self) -> list[tuple[str, float]]:
         """The game's timers as the owner runs them: each one's deadline taken when this
         replica saw the step that armed it (late by the step's trip between the nodes)."""
@@ -356,9 +370,11 @@ class CrossNodePlay:
             return replica
         owner = self.port.owner_of(room_id)
         if owner is None or owner == self.port.node_id:
+            log.debug("room %s: no replica (its owner: %s)", room_id, owner)
             return None
         record = self.hall.store.load_room(room_id)
         if record is None or record.finished or record.game not in self.hall.game_types:
+            log.debug("room %s: no replica (not a running room of a game served here)", room_id)
             return None
         replica = ReplicaRoom(
             room_id=room_id,
@@ -388,6 +404,9 @@ class CrossNodePlay:
     ) -> None:
         """Send an input to the room's owner; the write barrier waits for its answer."""
         input_id = next(self._ids)
+        log.debug(
+            "room %s: %s's %s forwarded to %s as input %d", replica.room_id, name, op, replica.owner, input_id
+        )
         self._pending[input_id] = _Pending(replica.room_id, name, listener)
         self.holds.hold(input_id)
         self.hall.clock.call_later(HOLD_LIMIT_S, partial(self.holds.release, input_id))
@@ -501,6 +520,7 @@ class CrossNodePlay:
             self.unfollow_if_idle(replica)
 
     def _on_refused(self, input_id: int, kind: str, code: str, reason: str) -> None:
+        log.info("input %d refused by its room's owner: %s (%s)", input_id, reason, code)
         pending = self._answered(input_id)
         if pending is not None:
             self.refusal(pending, kind, code, reason)
