@@ -306,3 +306,39 @@ def test_a_follower_stops_following_when_its_last_player_leaves() -> None:
     assert b.cross_node is not None and b.cross_node.replica(room_id, build=False) is None
     assert a.cross_node is not None and a.cross_node.origins() == set()
     assert a.room(room_id).member("bob") is None
+
+
+def test_two_players_joining_through_one_node_get_the_seats_the_owner_gives_them() -> None:
+    a, b, loop, _store, _clock = two_nodes()
+    room_id, _alice, alice_hears = room_on_a(a, loop, seats=3)
+    bob_hears, carol_hears = RecordingListener(), RecordingListener()
+    bob = b.login("bob", bob_hears, protocol="test")
+    carol = b.login("carol", carol_hears, protocol="test")
+
+    seats = (bob.join(room_id), carol.join(room_id))
+    assert b.room(room_id).info().seats == {0: "alice", 1: "bob", 2: "carol"}  # as the owner will have it
+    pump(loop)
+
+    assert seats == (1, 2)
+    assert a.room(room_id).state.seat_names() == {0: "alice", 1: "bob", 2: "carol"}
+    for hears in (alice_hears, bob_hears, carol_hears):
+        assert [e.name for e in hears.events(SeatJoined)][-2:] == ["bob", "carol"]
+
+
+def test_a_seat_another_node_took_first_is_refused_and_the_player_told() -> None:
+    a, b, loop, _store, _clock = two_nodes()
+    room_id, _alice, _ = room_on_a(a, loop, seats=3)
+    bob_hears = RecordingListener()
+    bob = b.login("bob", bob_hears, protocol="test")
+    b.room(room_id)  # node b follows the room
+    pump(loop)
+
+    assert bob.join(room_id) == 1  # what node b sees: seat 1 is free...
+    dave = a.login("dave", RecordingListener(), protocol="test")
+    dave.join(room_id)  # ...but on node a dave takes it before bob's join arrives
+    pump(loop)
+
+    assert a.room(room_id).state.seat_names() == {0: "alice", 1: "dave"}
+    assert bob_hears.ended_calls[-1][1] is CloseReason.ABORTED
+    assert b.room(room_id).member("bob") is None
+    assert b.room(room_id).info().seats == {0: "alice", 1: "dave"}

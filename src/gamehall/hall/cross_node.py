@@ -35,6 +35,7 @@ it only as a :class:`NodePort`.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import itertools
@@ -103,6 +104,7 @@ class _Pending:
 
     room_id: str
     name: str
+    op: str
     listener: Listener | None
     after: list[Callable[[], None]] = field(default_factory=list)
 
@@ -143,6 +145,7 @@ class ReplicaRoom(Room):
     synced: bool = False
     idle_since: float | None = None
     _deadlines: dict[str, float]
+    _joining: list[str]
 
     # ---------------------------------------------------------------- inputs: forwarded
 
@@ -161,7 +164,8 @@ class ReplicaRoom(Room):
         if member is not None:
             self.members.pop(name.lower(), None)
         self.members[name.lower()] = Member(name, seat, SeatStatus.SEATED, listener, self._arrival())
-        self._forward("join", name, [], listener)
+        self._joining.append(name)
+        self._forward("join", name, [seat], listener)
         return seat
 
     def spectate(self, name: str, listener: Listener | None) -> None:
@@ -265,17 +269,28 @@ class ReplicaRoom(Room):
         self.remote.forward(self, op, name, args, listener)
 
     def _trial(self) -> Any:
-        """A copy of the game to try an input on, or ``None`` where the engine's state cannot
-        be copied (a game written as a generator): such inputs are checked by the owner only,
-        and a refusal there reaches the player later (:meth:`CrossNodePlay.refusal`)."""
+        """A copy of the game to try an input on, with the joins this node forwarded and the
+        owner has not confirmed yet (so two players joining here get the seats the owner will
+        give them), or ``None`` where the engine's state cannot be copied (a game written as a
+        generator): such inputs are checked by the owner only, and a refusal there reaches
+        the player later (:meth:`CrossNodePlay.refusal`)."""
         try:
-            return copy.deepcopy(self.state)
+            trial = copy.deepcopy(self.state)
         except TypeError:
             return None
+        for name in self._joining:
+            with contextlib.suppress(RuleError):
+                trial.seat_join(name)
+        return trial
 
     def _free_seat(self) -> Seat:
-        taken = set(self.state.seat_names())
+        taken = set(self.state.seat_names()) | {m.seat for m in self.members.values() if m.seat is not None}
         return next(s for s in itertools.count() if s not in taken)
+
+    def join_settled(self, name: str) -> None:
+        """The owner applied (or refused) ``name``'s forwarded join."""
+        with contextlib.suppress(ValueError):
+            self._joining.remove(name)
 
     # ---------------------------------------------------------------- steps from the owner
 
@@ -300,6 +315,8 @@ class ReplicaRoom(Room):
                 raise ValueError(f"room {self.room_id}: log entry {entry.n} after {self._log_n}")
         self._apply_entry(entry)
         self._log_n = entry.n
+        if entry.kind == "join" and isinstance(entry.data, dict):
+            self.join_settled(str(entry.data.get("name")))
         self._sync_timers()
         taken = self.state.seat_names()
         for member in [m for m in self.members.values() if m.seat is not None and m.seat not in taken]:
@@ -391,6 +408,7 @@ class CrossNodePlay:
         replica.owner = owner
         replica.remote = self
         replica._deadlines = {}
+        replica._joining = []
         replica.replay(record.entries, created_at=record.created_at)
         replica.seat_members()
         replica._sync_timers()
@@ -407,7 +425,7 @@ class CrossNodePlay:
         log.debug(
             "room %s: %s's %s forwarded to %s as input %d", replica.room_id, name, op, replica.owner, input_id
         )
-        self._pending[input_id] = _Pending(replica.room_id, name, listener)
+        self._pending[input_id] = _Pending(replica.room_id, name, op, listener)
         self.holds.hold(input_id)
         self.hall.clock.call_later(HOLD_LIMIT_S, partial(self.holds.release, input_id))
         self.port.send(replica.owner, ["input", self.port.node_id, input_id, replica.room_id, op, name, args])
@@ -533,6 +551,9 @@ class CrossNodePlay:
         replica = self.replicas.get(pending.room_id)
         if listener is None or replica is None:
             return
+        if pending.op == "join":
+            self._join_refused(replica, pending.name, listener, reason)
+            return
         error: Exception = RuleError(reason, code=code) if kind == "rule" else HallError(code, reason)
         late = getattr(listener, "input_refused", None)
         if callable(late):
@@ -542,6 +563,18 @@ class CrossNodePlay:
         if member is not None and member.seat is not None:
             for event in replica.state.resync(member.seat):
                 self.hall.tell(listener.deliver, pending.room_id, Delivery(replica.last_seq, event))
+
+    def _join_refused(self, replica: ReplicaRoom, name: str, listener: Listener, reason: str) -> None:
+        """The owner did not seat a player this node had seated on its replica (another node's
+        player took the seat first): the place is undone here and the player told."""
+        replica.join_settled(name)
+        member = replica.member(name)
+        if member is not None and replica.state.seat_names().get(member.seat if member.seat is not None else -1) != name:
+            replica.members.pop(name.lower(), None)
+            replica._tell_ended(listener, CloseReason.ABORTED, reason)
+            user = self.hall.user(name)
+            if user is not None:
+                user.forget_room(replica.room_id)
 
     # ================================================================ owner side
 
@@ -618,7 +651,7 @@ class CrossNodePlay:
     def _perform(self, room: Room, origin: str, op: str, name: str, args: list[Any]) -> None:
         """Apply one forwarded input on the room this node owns, as the user ``name``."""
         if op == "join":
-            room.join(name, self._listener(origin, room.room_id, name))
+            self._join(room, origin, name, args)
         elif op == "spectate":
             room.spectate(name, self._listener(origin, room.room_id, name))
         elif op == "leave":
@@ -649,6 +682,20 @@ class CrossNodePlay:
             room.write_meta(update)
         else:
             raise HallError("bad_input", f"unknown forwarded input {op!r}")
+
+    def _join(self, room: Room, origin: str, name: str, args: list[Any]) -> None:
+        """Seat a player of node ``origin``, in the seat that node told them (``args[0]``,
+        absent when they retake theirs): a seat that would differ (another node's player
+        took it meanwhile) is refused, the room unchanged."""
+        member = room.member(name)
+        if args and (member is None or member.seat is None):
+            try:
+                seat = copy.deepcopy(room.state).seat_join(name)[0]
+            except TypeError:
+                seat = args[0]  # a game whose state cannot be copied: its seats are checked on join
+            if seat != args[0]:
+                raise HallError("seat_taken", "That seat was taken meanwhile; join again.")
+        room.join(name, self._listener(origin, room.room_id, name))
 
     def origin_lost(self, origin: str) -> None:
         """Node ``origin`` is gone: its members' connections went with it (a drop each)."""
