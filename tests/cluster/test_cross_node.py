@@ -5,8 +5,9 @@ bot opens a table on node ``a``; two more connect to node ``b``, whose lobby sho
 ``a``'s table (the shared directory), and sit at it: node ``b`` forwards their inputs to node
 ``a`` and renders the room's events for them (gamehall.hall.cross_node). The game plays to its
 end with every seat's protocol checked strictly by the bots, and the log shows each input
-once. Then the same with the owner killed mid-game: the players on node ``b`` are told the
-game moved, reconnect, and node ``b`` adopts the room and finishes it.
+once. Then the same with the owner killed mid-game: node ``b`` adopts the room, its own players
+keep their connections and take their seats back there at once, the player whose node died
+reconnects to node ``b``, and the game ends normally.
 """
 
 from __future__ import annotations
@@ -113,8 +114,16 @@ async def test_a_cross_node_table_whose_owner_is_killed_finishes_on_the_other_no
                 tasks.append(asyncio.ensure_future(bot(node_b.ports["aah"], name, seed).run()))
             while len((await asyncio.to_thread(node_a.room, room_id)).entries) < 12:
                 await asyncio.sleep(0.02)
+            # alice's reconnection waits until the hall knows node a is gone (its names and
+            # lease expire after the ttl): before that her name is in use on node a
+            proxy.pause()
             await asyncio.to_thread(node_a.kill9)
             upstream["node"] = node_b
+            lease_key = f"{redis_space.prefix}lease:{room_id}"
+            while not (await redis_space.client.get(lease_key) or b"").startswith(b"b/"):
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(TTL)  # and node a's names are freed
+            proxy.resume()
             record = await finished(node_b, room_id)
             results = await asyncio.gather(*tasks)
         assert sorted(set(joined(record))) == ["alice", "bob", "carol"]

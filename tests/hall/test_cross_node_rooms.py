@@ -20,6 +20,7 @@ from toy_game import TOY, Add, Added, Won
 
 from gamehall.hall import FakeClock, Hall
 from gamehall.hall.cross_node import ReplicaRoom
+from gamehall.hall.recovery import restore_record
 from gamehall.protocols._core import CloseReason, HallError
 from gamehall.rules._core import NotYourTurn, SeatJoined
 from gamehall.store.memory import MemoryStore
@@ -76,6 +77,9 @@ def pump(loop: Loopback) -> None:
             hall.flush()
         moved = False
         for node, queue in loop.queues.items():
+            if node not in loop.halls:  # a dead node: its inbox is never read
+                queue.clear()
+                continue
             remote = loop.halls[node].cross_node
             assert remote is not None
             while queue:
@@ -342,3 +346,60 @@ def test_a_seat_another_node_took_first_is_refused_and_the_player_told() -> None
     assert bob_hears.ended_calls[-1][1] is CloseReason.ABORTED
     assert b.room(room_id).member("bob") is None
     assert b.room(room_id).info().seats == {0: "alice", 1: "dave"}
+
+
+def test_when_another_node_adopts_the_room_the_followers_players_keep_playing_there() -> None:
+    a, b, loop, store, clock = two_nodes()
+    room_id, alice, _ = room_on_a(a, loop, target=50)
+    bob_hears = RecordingListener()
+    bob = b.login("bob", bob_hears, protocol="test")
+    bob.join(room_id)
+    pump(loop)
+    alice.act(room_id, Add(2))
+    pump(loop)
+    # node a dies; node c adopts the room from the store (the same replay as a restart)
+    del loop.halls["a"]
+    c = Hall(games={"toy": TOY}, store=store, clock=clock, defaults={"toy": {}}, remote=loop.port("c"))
+    loop.halls["c"] = c
+    loop.leases[room_id] = "c"
+    record = store.load_room(room_id)
+    assert record is not None and restore_record(c, record) is not None
+
+    assert b.cross_node is not None
+    b.cross_node.owner_moved(room_id, "c")
+    pump(loop)
+
+    adopted = c.room(room_id)
+    assert adopted.member("bob") is not None and adopted.member("bob").listener is not None  # type: ignore[union-attr]
+    assert adopted.info().away == frozenset({0})  # alice, whose node died, is held
+    bob.act(room_id, Add(3))
+    pump(loop)
+    assert adopted.state.total == 5 and b.room(room_id).state.total == 5
+    assert bob_hears.events(Added)[-1].total == 5
+
+
+def test_when_this_node_adopts_the_room_its_players_move_to_it_without_noticing() -> None:
+    a, b, loop, store, _clock = two_nodes()
+    room_id, alice, _ = room_on_a(a, loop, target=50)
+    bob_hears = RecordingListener()
+    bob = b.login("bob", bob_hears, protocol="test")
+    bob.join(room_id)
+    pump(loop)
+    alice.act(room_id, Add(2))
+    pump(loop)
+    del loop.halls["a"]
+    loop.leases[room_id] = "b"
+    record = store.load_room(room_id)
+    assert record is not None
+
+    adopted = restore_record(b, record)
+    pump(loop)
+
+    assert adopted is not None and b.room(room_id) is adopted
+    assert b.cross_node is not None and b.cross_node.replica(room_id, build=False) is None
+    member = adopted.member("bob")
+    assert member is not None and member.listener is bob_hears
+    bob.act(room_id, Add(3))
+    b.flush()
+    assert adopted.state.total == 5 and bob_hears.events(Added)[-1].total == 5
+    assert not bob_hears.ended_calls

@@ -234,12 +234,15 @@ class Relay:
             if holder == followed[room_id]:
                 self._unowned.pop(room_id, None)
             elif holder is not None:
-                lost.append(room_id)  # adopted by another node: its players go there now
-            else:  # nobody holds it: its owner died; wait for a node to adopt it, a while
+                self._unowned.pop(room_id, None)
+                if holder != self.node_id:  # adopted here: the adoption moves the players
+                    self.remote.owner_moved(room_id, holder)
+            else:  # nobody holds it: its owner died; wait a while for a node to adopt it
+                if followed[room_id]:
+                    self.remote.owner_gone(room_id)
                 misses = self._unowned[room_id] = self._unowned.get(room_id, 0) + 1
                 if misses > UNOWNED_CHECKS:
                     lost.append(room_id)
-        for room_id in lost:
-            self._unowned.pop(room_id, None)
+                    self._unowned.pop(room_id, None)
         if lost:
             self.remote.owner_lost(lost)

@@ -465,13 +465,78 @@ class CrossNodePlay:
             self._answered(input_id)
 
     def owner_lost(self, room_ids: list[str]) -> None:
-        """These rooms' owner no longer holds them (its lease moved or expired)."""
+        """These rooms' owner is gone and nobody took them over in time: the replicas close
+        and their players here are told to reconnect (a node may adopt the room later)."""
         for room_id in room_ids:
             replica = self.replicas.get(room_id)
             if replica is not None:
-                log.info("room %s: owner %s lost it; its players here reconnect", room_id, replica.owner)
+                log.info("room %s: no node owns it any more; its players here reconnect", room_id)
                 self.close_replica(replica, CloseReason.SHUTDOWN, MOVED_TEXT)
         self.hall.outbox.poke()
+
+    def owner_gone(self, room_id: str) -> None:
+        """The owner gave the room up (it drains, or lost the lease): its players here stay
+        connected while another node adopts it; what they sent and the owner did not apply is
+        refused (a fresh view each), so they decide again on the room as it is."""
+        replica = self.replicas.get(room_id)
+        if replica is None or not replica.owner:
+            return
+        log.info("room %s: its owner %s gave it up; waiting for the next one", room_id, replica.owner)
+        replica.owner = ""
+        self._refuse_pending(replica, "This game moved to another server; decide again.")
+
+    def owner_moved(self, room_id: str, owner: str) -> None:
+        """Another node adopted the room (the same log, continued there): the replica follows
+        the new owner and its players here take their seats back there, as a reconnect would,
+        without their connections noticing more than the seats' resync."""
+        replica = self.replicas.get(room_id)
+        if replica is None or replica.owner == owner:
+            return
+        log.info("room %s: now owned by %s (was %s); its players here follow", room_id, owner, replica.owner)
+        self._refuse_pending(replica, "This game moved to another server; decide again.")
+        replica.owner = owner
+        replica.synced = False
+        self.port.send(owner, ["follow", room_id, self.port.node_id])
+        for member in list(replica.members.values()):
+            if member.listener is None:
+                continue
+            if member.seat is None:
+                self.forward(replica, "spectate", member.name, [], member.listener)
+            else:
+                self.forward(replica, "join", member.name, [], member.listener)
+        self.hall.outbox.poke()
+
+    def adopted_here(self, room: Room) -> None:
+        """This node adopted a room it followed: its players here move from the replica to
+        the room itself (their held seats back, with a resync), their connections untouched."""
+        replica = self.replicas.pop(room.room_id, None)
+        if replica is None:
+            return
+        log.info("room %s: adopted here; its players here take their seats back", room.room_id)
+        self._refuse_pending(replica, "This game moved to this server; decide again.")
+        replica.closed = True
+        for member in list(replica.members.values()):
+            if member.listener is None or room.closed:
+                continue
+            try:
+                if member.seat is None:
+                    room.spectate(member.name, member.listener)
+                else:
+                    room.join(member.name, member.listener)
+            except HallError as exc:
+                log.info(
+                    "room %s: %s could not take the seat back: %s", room.room_id, member.name, exc.reason
+                )
+                replica._tell_ended(member.listener, CloseReason.SHUTDOWN, MOVED_TEXT)
+
+    def _refuse_pending(self, replica: ReplicaRoom, reason: str) -> None:
+        """The inputs forwarded to an owner that is gone: never applied (or applied and in the
+        log, which the next owner replays): each gets the late-refusal answer."""
+        for input_id, pending in list(self._pending.items()):
+            if pending.room_id == replica.room_id:
+                self._answered(input_id)
+                if pending.op not in ("join", "spectate", "drop", "leave", "meta"):
+                    self.refusal(pending, "hall", "moved", reason)
 
     def sweep(self) -> None:
         """Stop following the rooms nobody here has used for :data:`IDLE_REPLICA_S`."""
@@ -569,7 +634,10 @@ class CrossNodePlay:
         player took the seat first): the place is undone here and the player told."""
         replica.join_settled(name)
         member = replica.member(name)
-        if member is not None and replica.state.seat_names().get(member.seat if member.seat is not None else -1) != name:
+        if (
+            member is not None
+            and replica.state.seat_names().get(member.seat if member.seat is not None else -1) != name
+        ):
             replica.members.pop(name.lower(), None)
             replica._tell_ended(listener, CloseReason.ABORTED, reason)
             user = self.hall.user(name)
@@ -743,6 +811,6 @@ class CrossNodePlay:
         elif kind == "unfollow":
             self._on_unfollow(message[1], message[2])
         elif kind == "gone":
-            self.owner_lost([message[1]])
+            self.owner_gone(message[1])
         else:
             log.warning("a message of unknown kind %r from another node", kind)

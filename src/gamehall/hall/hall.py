@@ -650,9 +650,6 @@ class Hall:
             self._created_seq(record.created_at),
         )
         room.replay(record.entries, created_at=record.created_at)
-        if self.cross_node is not None and self.cross_node.replica(record.room_id, build=False) is not None:
-            # this node followed the room's dead owner: its players here reconnect to this room
-            self.cross_node.owner_lost([record.room_id])
         if self.ownership is not None:
             self.ownership.claim(record.room_id)
             # an empty write, stamped with the new lease's fencing number: a fencing store

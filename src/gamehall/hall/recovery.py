@@ -200,6 +200,8 @@ def restore_room(hall: Hall, record: RoomRecord) -> Room:
             hall.drive_seat(room, bot_name, policy)
     if room.closed:
         hall.room_closed(room)
+    elif hall.cross_node is not None:
+        hall.cross_node.adopted_here(room)  # players here that sat at it through its old owner
     return room
 
 
