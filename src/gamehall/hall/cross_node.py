@@ -145,7 +145,8 @@ class ReplicaRoom(Room):
     synced: bool = False
     idle_since: float | None = None
     _deadlines: dict[str, float]
-    _joining: list[str]
+    _ops: dict[int, tuple[str, str, Any]]
+    _speculative: Any
 
     # ---------------------------------------------------------------- inputs: forwarded
 
@@ -164,8 +165,7 @@ class ReplicaRoom(Room):
         if member is not None:
             self.members.pop(name.lower(), None)
         self.members[name.lower()] = Member(name, seat, SeatStatus.SEATED, listener, self._arrival())
-        self._joining.append(name)
-        self._forward("join", name, [seat], listener)
+        self._forward("join", name, [seat], listener, expect=name)
         return seat
 
     def spectate(self, name: str, listener: Listener | None) -> None:
@@ -210,7 +210,7 @@ class ReplicaRoom(Room):
         trial = self._trial()
         if trial is not None:
             trial.start()
-        self._forward("start", "", [], None)
+        self._forward("start", "", [], None, expect=None)
 
     def act(self, name: str, action: Action, *, seq: int | None = None) -> None:
         member = self.member(name)
@@ -220,7 +220,7 @@ class ReplicaRoom(Room):
         if trial is not None:
             trial.apply(member.seat, action)  # raises RuleError and changes nothing here
         data = self.game_type.actions.encode(action)
-        self._forward("act", name, [data, seq], member.listener)
+        self._forward("act", name, [data, seq], member.listener, expect=(member.seat, action))
 
     def chat(self, sender: str, text: str) -> None:
         self._forward("chat", sender, [text], None)
@@ -263,34 +263,68 @@ class ReplicaRoom(Room):
         now = self._clock.now()
         self._deadlines = {k: self._deadlines.get(k, now + seconds) for k, seconds in pending.items()}
 
-    def _forward(self, op: str, name: str, args: list[Any], listener: Listener | None) -> None:
+    _NO_EXPECTATION: Any = object()
+
+    def _forward(
+        self, op: str, name: str, args: list[Any], listener: Listener | None, *, expect: Any = _NO_EXPECTATION
+    ) -> None:
+        """Send the input to the owner. ``expect`` (joins, starts, actions) is what it will do
+        to the game: until the owner answers, this node's reads see the game with it
+        (:attr:`game`), as a player reads their own move on the owner."""
         if self.closed:
             raise HallError("closed", "This room is closed.")
-        self.remote.forward(self, op, name, args, listener)
+        input_id = self.remote.forward(self, op, name, args, listener)
+        if expect is not self._NO_EXPECTATION:
+            self._ops[input_id] = (op, name, expect)
+            self._speculative = None
 
-    def _trial(self) -> Any:
-        """A copy of the game to try an input on, with the joins this node forwarded and the
-        owner has not confirmed yet (so two players joining here get the seats the owner will
-        give them), or ``None`` where the engine's state cannot be copied (a game written as a
-        generator): such inputs are checked by the owner only, and a refusal there reaches
-        the player later (:meth:`CrossNodePlay.refusal`)."""
+    @property
+    def game(self) -> Any:
+        """The game as the owner will have it once it applied what this node forwarded and
+        has not answered yet: the replica's own state with those inputs tried on a copy (a
+        dialogue reading its player's seat or view right after a join or a move sees them).
+        The state itself where there is nothing pending, or the engine cannot be copied."""
+        if not self._ops:
+            return self.state
+        if self._speculative is None:
+            self._speculative = self._with_pending() or self.state
+        return self._speculative
+
+    def _with_pending(self) -> Any:
         try:
-            trial = copy.deepcopy(self.state)
+            game = copy.deepcopy(self.state)
         except TypeError:
             return None
-        for name in self._joining:
+        seated = {n.lower() for n in self.state.seat_names().values()}
+        for op, name, expect in self._ops.values():
             with contextlib.suppress(RuleError):
-                trial.seat_join(name)
-        return trial
+                if op == "join" and name.lower() not in seated:
+                    game.seat_join(name)
+                elif op == "start":
+                    game.start()
+                elif op == "act":
+                    seat, action = expect
+                    game.apply(seat, action)
+        return game
+
+    def answered(self, input_id: int) -> None:
+        """The owner answered forwarded input ``input_id``: its effect, if any, is in the state."""
+        if self._ops.pop(input_id, None) is not None:
+            self._speculative = None
+
+    def _trial(self) -> Any:
+        """A copy of the game (as :attr:`game` sees it) to try an input on, or ``None`` where
+        the engine's state cannot be copied (a game written as a generator): such inputs are
+        checked by the owner only, and a refusal there reaches the player later
+        (:meth:`CrossNodePlay.refusal`)."""
+        try:
+            return copy.deepcopy(self.game)
+        except TypeError:
+            return None
 
     def _free_seat(self) -> Seat:
         taken = set(self.state.seat_names()) | {m.seat for m in self.members.values() if m.seat is not None}
         return next(s for s in itertools.count() if s not in taken)
-
-    def join_settled(self, name: str) -> None:
-        """The owner applied (or refused) ``name``'s forwarded join."""
-        with contextlib.suppress(ValueError):
-            self._joining.remove(name)
 
     # ---------------------------------------------------------------- steps from the owner
 
@@ -315,8 +349,7 @@ class ReplicaRoom(Room):
                 raise ValueError(f"room {self.room_id}: log entry {entry.n} after {self._log_n}")
         self._apply_entry(entry)
         self._log_n = entry.n
-        if entry.kind == "join" and isinstance(entry.data, dict):
-            self.join_settled(str(entry.data.get("name")))
+        self._speculative = None
         self._sync_timers()
         taken = self.state.seat_names()
         for member in [m for m in self.members.values() if m.seat is not None and m.seat not in taken]:
@@ -408,7 +441,8 @@ class CrossNodePlay:
         replica.owner = owner
         replica.remote = self
         replica._deadlines = {}
-        replica._joining = []
+        replica._ops = {}
+        replica._speculative = None
         replica.replay(record.entries, created_at=record.created_at)
         replica.seat_members()
         replica._sync_timers()
@@ -419,7 +453,7 @@ class CrossNodePlay:
 
     def forward(
         self, replica: ReplicaRoom, op: str, name: str, args: list[Any], listener: Listener | None
-    ) -> None:
+    ) -> int:
         """Send an input to the room's owner; the write barrier waits for its answer."""
         input_id = next(self._ids)
         log.debug(
@@ -429,6 +463,7 @@ class CrossNodePlay:
         self.holds.hold(input_id)
         self.hall.clock.call_later(HOLD_LIMIT_S, partial(self.holds.release, input_id))
         self.port.send(replica.owner, ["input", self.port.node_id, input_id, replica.room_id, op, name, args])
+        return input_id
 
     def after_inputs(self, name: str, call: Callable[[], None]) -> bool:
         """Queue ``call`` behind the answer to ``name``'s last pending input, if any (so a
@@ -566,6 +601,9 @@ class CrossNodePlay:
     def _answered(self, input_id: int) -> _Pending | None:
         pending = self._pending.pop(input_id, None)
         if pending is not None:
+            replica = self.replicas.get(pending.room_id)
+            if replica is not None:
+                replica.answered(input_id)
             for call in pending.after:
                 self.hall.tell(call)
             self.holds.release(input_id)
@@ -632,7 +670,6 @@ class CrossNodePlay:
     def _join_refused(self, replica: ReplicaRoom, name: str, listener: Listener, reason: str) -> None:
         """The owner did not seat a player this node had seated on its replica (another node's
         player took the seat first): the place is undone here and the player told."""
-        replica.join_settled(name)
         member = replica.member(name)
         if (
             member is not None
