@@ -138,8 +138,12 @@ async def play(
     try:
         async with asyncio.timeout(GAME_TIMEOUT_S):
             room = await the_room(hall, game, first)
-            await asyncio.sleep(0.5)  # the shared directory carries the table to every node
-            tasks += [asyncio.ensure_future(run()) for run in others]
+            for run in others:
+                # the shared directory carries the table (and each seat taken) to every node;
+                # two nodes seating players at one table in the same instant may both promise
+                # the same seat, and the owner refuses the second (docs/scale-out.md)
+                await asyncio.sleep(0.5)
+                tasks.append(asyncio.ensure_future(run()))
             record = await finished(hall, room.room_id)
             results = await asyncio.gather(*tasks)
         result = record.result
