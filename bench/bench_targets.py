@@ -14,7 +14,8 @@ Steps, in order (``--quick``: short windows, for a 1-2 minute smoke run):
    round trip per connection and second (its p99 is the baseline of the latency rows: what
    the loop and loopback alone give for a load shaped like the game's).
 2. **PING -> PONG**: the real server, 3N connections, closed loop (``bench_aah.round_trips``).
-3. **games** on the same server: N tables x 3 seats join in steps (N/4, N/2, 3N/4, N); after
+3. **games** on the same server: N tables x 3 seats join in steps (N/4, N/2, 3N/4, N, or
+   ``--steps``: the sweep that locates where the core saturates); after
    each step the tables play for a short measured interval (server and client CPU share,
    accepted actions, rounds, latency): the saturation table. At N the measured window is
    ``--seconds`` long: the latency rows (at the clients: the ``PICK`` completing a round's
@@ -59,7 +60,7 @@ from typing import TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_aah
-from _aah_load import Load, Window
+from _aah_load import JOINS_IN_FLIGHT, Load, Window
 from _idle import idle_plain
 from _joins import LOBBY, join_run
 from _server_process import (
@@ -100,12 +101,27 @@ class Plan:
     timed_joins: int
     dk_games: int
     dk_repeats: int
+    join_budget_s: float | None
+    """Seconds a step may spend starting joins (``None``: ``_aah_load``'s own budget)."""
+    joins_in_flight: int
+
+
+def parse_steps(text: str) -> tuple[int, ...]:
+    """``--steps 250,500,1000``: the table counts measured on the way to N, ascending."""
+    try:
+        steps = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of table counts: {text!r}") from None
+    if not steps or steps[0] < 1:
+        raise argparse.ArgumentTypeError(f"table counts must be positive: {text!r}")
+    return steps
 
 
 def make_plan(args: argparse.Namespace) -> Plan:
     tables = max(4, args.tables)
     fractions = (1 / 3, 2 / 3) if args.quick else (1 / 4, 1 / 2, 3 / 4)
-    steps = (*sorted({max(1, round(tables * f)) for f in fractions}), tables)
+    on_the_way = args.steps or {max(1, round(tables * f)) for f in fractions}
+    steps = (*sorted(step for step in on_the_way if step < tables), tables)
     return Plan(
         tables=tables,
         window_s=args.seconds or (10.0 if args.quick else 60.0),
@@ -115,6 +131,8 @@ def make_plan(args: argparse.Namespace) -> Plan:
         timed_joins=min(570, tables) if args.quick else 570,
         dk_games=20 if args.quick else 200,
         dk_repeats=1 if args.quick else 3,
+        join_budget_s=args.join_budget,
+        joins_in_flight=args.joins_in_flight,
     )
 
 
@@ -222,7 +240,8 @@ async def play_games(server: ChildServer, plan: Plan, gc_log: str) -> GameResult
     try:
         gc_idle = await gc_pause_metric(server.web_port)
         for tables in plan.steps:
-            joined_s.append(await load.seat((tables - load.full_tables) * SEATS))
+            seats = (tables - load.full_tables) * SEATS
+            joined_s.append(await load.seat(seats, plan.join_budget_s, plan.joins_in_flight))
             await asyncio.sleep(START_SETTLE_S)
             if tables < plan.tables:
                 steps.append(await measure_interval(load, server, load.full_tables, plan.step_s))
@@ -537,6 +556,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument(
         "--reference", type=Path, default=None, help="a not-na/cardgame checkout (Doppelkopf row)"
+    )
+    parser.add_argument(
+        "--steps",
+        type=parse_steps,
+        default=None,
+        help="table counts measured on the way to N, e.g. 250,500,1000,1500,2000 (N/4, N/2, 3N/4)",
+    )
+    parser.add_argument(
+        "--join-budget",
+        type=float,
+        default=None,
+        help="seconds each step may spend starting joins (default 30 s + 20 ms per seat); raise it "
+        "to seat all N tables past saturation",
+    )
+    parser.add_argument(
+        "--joins-in-flight",
+        type=int,
+        default=JOINS_IN_FLIGHT,
+        help=f"joins under way at once ({JOINS_IN_FLIGHT}); past saturation each waits whole server "
+        "loop turns, so more in flight seat faster",
     )
     parser.add_argument("--skip-joins", action="store_true", help="leave out the joins and memory part")
     parser.add_argument(
