@@ -257,8 +257,9 @@ class Load:
         seconds it took. Three seats fill a table, in the server's placement order.
 
         Past saturation a join waits a whole (long) loop turn of the server for each of its
-        steps, so seating thousands of tables there needs a larger budget and more joins in
-        flight (``bench_targets.py --join-budget --joins-in-flight``)."""
+        steps, and the server accepts about one connection per turn (libuv accepts one per
+        loop iteration), so a larger budget seats few more tables there; more joins in flight
+        seat faster while the server's core has room (docs/BENCHMARKS.md section 19)."""
         began = time.perf_counter()
         budget = JOIN_BUDGET_S + JOIN_BUDGET_PER_SEAT_S * count if budget_s is None else budget_s
         deadline = began + budget

@@ -575,15 +575,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--join-budget",
         type=float,
         default=None,
-        help="seconds each step may spend starting joins (default 30 s + 20 ms per seat); raise it "
-        "to seat all N tables past saturation",
+        help="seconds each step may spend starting joins (default 30 s + 20 ms per seat); past "
+        "saturation a larger one does not help: the server accepts about one connection per loop turn",
     )
     parser.add_argument(
         "--joins-in-flight",
         type=int,
         default=JOINS_IN_FLIGHT,
-        help=f"joins under way at once ({JOINS_IN_FLIGHT}); past saturation each waits whole server "
-        "loop turns, so more in flight seat faster",
+        help=f"joins under way at once ({JOINS_IN_FLIGHT}); more seat faster while the server's core "
+        "has room",
     )
     parser.add_argument("--skip-joins", action="store_true", help="leave out the joins and memory part")
     parser.add_argument(
