@@ -205,6 +205,12 @@ class Run:
             return 0.0
         return self.rounds / SEATS / self.total_tables / self.seconds
 
+    @property
+    def cpu_us_per_action(self) -> float:
+        """Node CPU (all nodes together) per accepted action, in microseconds: what an action
+        costs the nodes, whoever else shares the cores."""
+        return sum(self.node_cpu) / self.actions_per_s * 1e6 if self.actions_per_s else math.nan
+
     @staticmethod
     def p99_ms(samples: list[float]) -> float:
         return _percentile(sorted(samples), 0.99) * 1000 if samples else math.nan
@@ -279,8 +285,9 @@ def run(config: Config, tables: int, args: argparse.Namespace) -> Run:
 def format_runs(runs: Sequence[Run]) -> str:
     lines = [
         "| config | tables | per node | p99 REVL ms | p99 RWIN ms | actions/s | rounds/table/s | "
-        "server CPU per node | client CPU | other | machine busy | other before | load avg |",
-        "|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|",
+        "server CPU per node | node CPU µs/action | client CPU | other | machine busy | other before | "
+        "load avg |",
+        "|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in runs:
         per_node = " + ".join(str(t) for t in r.tables)
@@ -288,6 +295,7 @@ def format_runs(runs: Sequence[Run]) -> str:
         lines.append(
             f"| {r.config.name} | {r.total_tables} | {per_node} | {Run.p99_ms(r.revl):.1f} | "
             f"{Run.p99_ms(r.rwin):.1f} | {r.actions_per_s:,.0f} | {r.pace:.2f} | {cpu} | "
+            f"{r.cpu_us_per_action:.0f} | "
             f"{r.client_cpu:.0%} | {r.other:.2f} | {r.machine_busy:.2f} | {r.quiet_before:.2f} | "
             f"{r.load_average:.1f} |"
         )
