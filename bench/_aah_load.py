@@ -259,7 +259,7 @@ class Load:
         Past saturation a join waits a whole (long) loop turn of the server for each of its
         steps, and the server accepts about one connection per turn (libuv accepts one per
         loop iteration), so a larger budget seats few more tables there; more joins in flight
-        seat faster while the server's core has room (docs/BENCHMARKS.md section 19)."""
+        seat faster while the server's core has room (docs/BENCHMARKS.md section 20)."""
         began = time.perf_counter()
         budget = JOIN_BUDGET_S + JOIN_BUDGET_PER_SEAT_S * count if budget_s is None else budget_s
         deadline = began + budget

@@ -39,7 +39,7 @@ Run::
     .venv/bin/python bench/bench_targets.py --tables 300 --quick
     .venv/bin/python bench/bench_targets.py --tables 3000 --steps 250,500,1000,1500,2000 --skip-joins
 
-The last one is the sweep that finds the knee (docs/BENCHMARKS.md section 19). Past the knee
+The last one is the sweep that finds the knee (docs/BENCHMARKS.md section 20). Past the knee
 a saturated server admits about one connection per loop turn (libuv accepts one per
 iteration), so at 3,000 tables fewer tables than asked are seated and the report says so.
 """

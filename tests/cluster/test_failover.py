@@ -6,7 +6,9 @@ Mid-game the relay holds the bots' input (the table is at rest), node ``a`` goes
 (``kill -9``, or ``SIGTERM``: the drain) and the relay's upstream switches to node ``b``. Node
 ``b`` adopts the room (it takes the lease and rebuilds the room from the PostgreSQL log), the
 bots reconnect through the relay, retake their seats by the crash-recovery rules and finish
-the game: every log entry from before the kill is unchanged and the result is normal.
+the game: every log entry from before the kill is unchanged and the result is normal. Node
+``b``'s browser lobby (``GET /api/rooms``) lists the room before the kill (node ``a``'s, from
+the shared directory) and after the adoption (its own).
 
 The time from the kill to node ``b`` holding the room's lease, and to its first accepted
 action, is printed (``pytest -s``); after a kill it must stay within ttl + 2 s, after a drain
@@ -22,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import aiohttp
 import pytest
 from kill_restart import PausableProxy, ServerProcess, entries_of, first_room, has_started
 from postgres_support import postgres_schema
@@ -81,6 +84,7 @@ async def play_through_failover(tmp_path: Path, space: RedisSpace, db: str, *, d
         async with asyncio.timeout(180):
             room_id = await first_room(node_a, "aah", started=has_started)
             lease_key = f"{space.prefix}lease:{room_id}"
+            await listed_by(node_b, room_id)  # one hall: node b's lobby shows node a's room
             await grown_to(node_a, room_id, 10)
             proxy.pause()
             before = entries_of(await settled(node_a, room_id))
@@ -97,6 +101,7 @@ async def play_through_failover(tmp_path: Path, space: RedisSpace, db: str, *, d
                 await asyncio.sleep(0.02)  # +1: the adoption's own entry-free fencing write adds none
             first_action_s = time.monotonic() - gone
 
+            await listed_by(node_b, room_id)  # adopted: still (or again) in node b's lobby
             record = await finished(node_b, room_id)
             results = await asyncio.gather(*tasks)
         assert entries_of(record)[: len(before)] == before, "log entries lost or changed by the failover"
@@ -111,6 +116,17 @@ async def play_through_failover(tmp_path: Path, space: RedisSpace, db: str, *, d
         await asyncio.gather(*tasks, return_exceptions=True)
         await proxy.close()
         await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
+
+
+async def listed_by(node: ServerProcess, room_id: str, timeout: float = 10.0) -> None:
+    """Wait until ``node``'s ``GET /api/rooms`` lists ``room_id``."""
+    url = f"http://127.0.0.1:{node.ports['web']}/api/rooms"
+    async with aiohttp.ClientSession() as http, asyncio.timeout(timeout):
+        while True:
+            async with http.get(url) as response:
+                if room_id in [room["id"] for room in await response.json()]:
+                    return
+            await asyncio.sleep(0.05)
 
 
 async def grown_to(node: ServerProcess, room_id: str, length: int) -> None:

@@ -1,8 +1,11 @@
-"""This process as one node of several: its id, its Redis connection, its room leases.
+"""This process as one node of several: its id, its Redis connection, its room leases and
+its share of the hall's names and chat and its side of the shared room directory.
 
 ``gamehall serve --redis redis://HOST:6379/0 [--node-id ID] [--lease-ttl S]`` builds one
 :class:`Node` at start (:func:`open_node`), before the hall: the hall gets its leases as its
-:class:`~gamehall.hall.ownership.Ownership`. Without ``--redis`` nothing of this package is
+:class:`~gamehall.hall.ownership.Ownership`, the node's presence as its
+:class:`~gamehall.hall.presence.Presence` and its directory as its
+:class:`~gamehall.hall.shared_rooms.SharedRooms`. Without ``--redis`` nothing of this package is
 imported and the server runs exactly as one node always did.
 """
 
@@ -16,7 +19,9 @@ from dataclasses import dataclass
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from gamehall.cluster.directory import SharedDirectory
 from gamehall.cluster.leases import RoomLeases
+from gamehall.cluster.presence import RedisPresence
 from gamehall.config import NODE_ID, ServerConfig
 
 log = logging.getLogger("gamehall.cluster")
@@ -28,17 +33,24 @@ class ClusterError(Exception):
 
 @dataclass(slots=True)
 class Node:
-    """One node: its id and its room leases (which hold the Redis client)."""
+    """One node: its id, its room leases (which hold the Redis client), its presence (the
+    hall's names and chat, :mod:`gamehall.cluster.presence`) and its side of the shared room
+    directory (:mod:`gamehall.cluster.directory`)."""
 
     node_id: str
     leases: RoomLeases
+    presence: RedisPresence
+    directory: SharedDirectory
 
     def rooms_owned(self) -> int:
         """How many rooms this node holds the lease of."""
         return self.leases.owned()
 
     async def close(self) -> None:
-        """Release every lease still held and close the Redis connection."""
+        """Publish the last room changes, give up this node's names, release every lease still
+        held and close the Redis connection."""
+        await self.directory.stop()
+        await self.presence.stop()
         await self.leases.stop()
         await self.leases.redis.aclose()
 
@@ -70,4 +82,7 @@ async def open_node(config: ServerConfig) -> Node:
         await redis.aclose()
         raise ClusterError(f"cannot reach Redis at {config.redis}: {exc}") from None
     log.info("node %s: room leases in %s, ttl %.1f s", node_id, config.redis, config.lease_ttl)
-    return Node(node_id, RoomLeases(redis, node_id, config.lease_ttl, prefix=config.redis_prefix))
+    leases = RoomLeases(redis, node_id, config.lease_ttl, prefix=config.redis_prefix)
+    directory = SharedDirectory(redis, node_id, config.lease_ttl, prefix=config.redis_prefix)
+    presence = RedisPresence(redis, node_id, config.lease_ttl, prefix=config.redis_prefix)
+    return Node(node_id, leases, presence, directory)

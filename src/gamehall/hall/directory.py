@@ -1,8 +1,9 @@
 """Where the hall finds rooms, and the indexes that keep a join from scanning them all.
 
-Today one process holds every room (:class:`LocalDirectory`). The scale-out design gives each
-room one owning process and a shared directory (Redis) that routes users to it; the hall
-therefore reaches rooms only through this small interface and never assumes it sees them all.
+This process's rooms (:class:`LocalDirectory`). On a node of several each room lives on the
+node that owns it; the other nodes' rooms are listed from the shared directory
+(:mod:`gamehall.hall.shared_rooms`), which the hall merges into its lobby queries, so the hall
+reaches *its* rooms only through this small interface and never assumes it sees them all.
 
 Why indexes: a legacy join used to build a :class:`RoomInfo` of *every* room two or three times
 (who holds a seat under this nick? which tables are open? how many tables are there?), 4.2 ms
@@ -17,9 +18,8 @@ directory now keeps, up to date as rooms change:
 A room tells its directory when it may have changed (:meth:`RoomDirectory.changed`, wired to
 :class:`~gamehall.hall.room.Room`'s ``on_changed``); the directory re-reads that one room's
 :meth:`~gamehall.hall.room.Room.info`. Every query then costs what it returns, not the number
-of rooms. A Redis-backed directory implements the same calls with a hash per room, a set per
-name and a sorted set (score = ``created_seq``) per rule; the owning process evaluates the
-rule on change, so predicates never travel.
+of rooms. The copy of the other nodes' rooms (:class:`~gamehall.hall.shared_rooms.RemoteRooms`)
+keeps the same indexes over their published :class:`RoomInfo`, so predicates never travel.
 """
 
 from __future__ import annotations

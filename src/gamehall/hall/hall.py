@@ -12,6 +12,7 @@ when the loop's turn is over.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import hmac
 import logging
 import secrets
@@ -29,8 +30,10 @@ from gamehall.hall.lobby_feed import LobbyFeed
 from gamehall.hall.outbox import Outbox, Waiter
 from gamehall.hall.ownership import Ownership
 from gamehall.hall.passwords import PasswordCache
+from gamehall.hall.presence import Holder, Presence, PresenceEvents
 from gamehall.hall.recovery import BotSeat, held_seats, restore_rooms, retake_seat
 from gamehall.hall.room import Room
+from gamehall.hall.shared_rooms import RemoteRooms, SharedRooms
 from gamehall.protocols._core import (
     ChatSaid,
     Clock,
@@ -56,6 +59,9 @@ CHAT_WINDOW_S = 10.0
 LEASE_LOST_TEXT = "This game moved to another server; reconnect to continue."
 """What the players of a room hear when this node lost the room's lease."""
 
+NAME_TAKEN_TEXT = "That name is in use: someone logged in with it on another server at the same moment."
+"""What a user hears who lost the race for a name to a login on another node."""
+
 
 def hash_token(token: str) -> str:
     """A resume token's digest. Tokens are 144 random bits, so a plain SHA-256 is as safe as a
@@ -78,6 +84,19 @@ def held_name_error(user: User) -> HallError:
         "take the seat back, or wait until the seat is released.",
         held=True,
         rooms=sorted(user.rooms),
+    )
+
+
+def elsewhere_name_error(holder: Holder) -> HallError:
+    """``name_in_use`` for a name another node has (several nodes): online there, or holding
+    seats there for a player who lost the connection (``held`` detail, as here)."""
+    if holder.online:
+        return HallError("name_in_use", "That name is in use.")
+    return HallError(
+        "name_in_use",
+        "That name is in use: its seat is being held on another server of this hall for a player "
+        "who lost the connection. Wait until the seat is released.",
+        held=True,
     )
 
 
@@ -145,6 +164,8 @@ class Hall:
         commit_waiter: Waiter | None = None,
         contests: ContestBoard | None = None,
         ownership: Ownership | None = None,
+        presence: Presence | None = None,
+        shared_rooms: SharedRooms | None = None,
     ) -> None:
         """``bot_seater`` seats new in-hall bots; ``bot_driver`` puts a bot on a held seat
         (a restored bot's, or one a bot takes over). ``bot_takeover`` is every new room's
@@ -154,7 +175,11 @@ class Hall:
         is the board of the contests this hall shows (the server's, which its HTTP side reads;
         a new one by default). ``ownership`` is given on a node of several: it holds the
         lease of every room living here, and only rooms it admits are written
-        (:mod:`gamehall.hall.ownership`); without it every room is this process's."""
+        (:mod:`gamehall.hall.ownership`); without it every room is this process's.
+        ``presence`` is given on a node of several too: the names and hall chat of the other
+        nodes (:mod:`gamehall.hall.presence`); without it this hall's users are all there is.
+        ``shared_rooms`` (on a node of several) publishes this node's rooms and lists the
+        other nodes' (:mod:`gamehall.hall.shared_rooms`): every lobby shows the whole hall."""
         self.game_types: dict[str, GameType] = dict(games)
         self.store = store
         self.clock = clock
@@ -174,10 +199,24 @@ class Hall:
         self._seed_source = seed_source or (lambda: secrets.randbits(64))
         self._wall_time = wall_time
         self._users: dict[str, User] = {}
+        self.presence = presence
+        if presence is not None:
+            presence.attach(PresenceEvents(self.name_lost, self.remote_hall_event))
         self._room_counter = 0
         self._bot_seater = bot_seater
         self.lobby = LobbyFeed(self.outbox.poke)
         self.outbox.on_settled = self.lobby.flush  # the lobby push reads committed state only
+        self.shared = shared_rooms
+        self.remote: RemoteRooms | None = None
+        """The rooms other nodes own (a node of several), as their lobby views."""
+        self._live_seqs: set[int] = set()  # a node's rooms' created_seq (kept unique)
+        self._last_seq = 0
+        if shared_rooms is not None:
+            self.remote = shared_rooms.remote
+            self.remote.local = self._is_local
+            self.remote.local_rooms = partial(self.rooms_here, None)
+            self.remote.on_change = self.lobby.remote_changed
+            self.lobby.publish = shared_rooms.publish
         self.chat_memory = ChatMemory()
         self._bot_driver = bot_driver
         self.bot_takeover = (not tournament) if bot_takeover is None else bot_takeover
@@ -196,6 +235,9 @@ class Hall:
         resume_without_token: bool = False,
     ) -> Session:
         check_name(name)
+        holder = self.presence.holder(name) if self.presence is not None else None
+        if holder is not None:
+            raise elsewhere_name_error(holder)
         user = self._users.get(name.lower())
         if user is not None:
             token_ok = token is not None and token_matches(token, user.token_hash)
@@ -214,34 +256,70 @@ class Hall:
             user.protocol = protocol
             new_token = token if token_ok and token is not None else secrets.token_urlsafe(18)
             user.token_hash = hash_token(new_token)
+            self._claim(user)
             return Session(self, user, new_token, listener)
         new_token = secrets.token_urlsafe(18)
         user = User(name, hash_token(new_token), protocol, listener)
         self._users[name.lower()] = user
+        self._claim(user)
         return Session(self, user, new_token, listener)
 
     def rooms(self, game: str | None = None) -> list[RoomInfo]:
-        return [room.info() for room in self.directory.rooms(game)]
+        """The rooms of ``game`` (or all), first created first: on a node of several, the
+        other nodes' rooms too (their last published view)."""
+        local = [room.info() for room in self.directory.rooms(game)]
+        if self.remote is None:
+            return local
+        return sorted([*local, *self.remote.rooms(game)], key=_creation)
 
     def rooms_matching(self, game: str, rule: RoomRule) -> Iterator[RoomInfo]:
         """The rooms of ``game`` that satisfy ``rule``, first created first, from the
         directory's index (no scan of every room). Lazy: each room's info is built when
-        reached, and a room that stopped matching meanwhile (the caller joined it) is skipped."""
+        reached, and a room that stopped matching meanwhile (the caller joined it) is skipped.
+        On a node of several the other nodes' matching rooms are merged in by creation."""
+        local = self._local_matching(game, rule)
+        if self.remote is None:
+            return local
+        return heapq.merge(local, self._remote_matching(self.remote, game, rule), key=_creation)
+
+    def _local_matching(self, game: str, rule: RoomRule) -> Iterator[RoomInfo]:
         for room in self.directory.matching(game, rule):
             info = room.info()
             if not room.closed and rule(info):
                 yield info
 
+    @staticmethod
+    def _remote_matching(remote: RemoteRooms, game: str, rule: RoomRule) -> Iterator[RoomInfo]:
+        for info in remote.matching(game, rule):
+            if rule(info):  # the index is re-evaluated on each change: this is a cheap guard
+                yield info
+
     def seats_of(self, name: str) -> list[RoomInfo]:
-        """The rooms where ``name`` (ignoring case) holds a seat, from the directory's index."""
-        return [room.info() for room in self.directory.seated(name)]
+        """The rooms where ``name`` (ignoring case) holds a seat, from the directory's index
+        (and, on a node of several, the other nodes' rooms)."""
+        local = [room.info() for room in self.directory.seated(name)]
+        if self.remote is None:
+            return local
+        return sorted([*local, *self.remote.seated(name)], key=_creation)
 
     def room_count(self, game: str | None = None) -> int:
-        return self.directory.count(game)
+        count = self.directory.count(game)
+        return count if self.remote is None else count + self.remote.count(game)
 
     def room_info(self, room_id: str) -> RoomInfo | None:
+        """A listed room's lobby view: a room of this node, or another node's as last
+        published (:mod:`gamehall.hall.shared_rooms`)."""
         room = self.directory.get(room_id)
-        return None if room is None or room.closed else room.info()
+        if room is not None:
+            return None if room.closed else room.info()
+        return None if self.remote is None else self.remote.get(room_id)
+
+    def rooms_here(self, game: str | None = None) -> list[RoomInfo]:
+        """The rooms living on this node (on one node: :meth:`rooms`)."""
+        return [room.info() for room in self.directory.rooms(game) if not room.closed]
+
+    def _is_local(self, room_id: str) -> bool:
+        return self.directory.get(room_id) is not None
 
     def game_defaults(self, game: str) -> Mapping[str, JSON]:
         game_type = self._game_type(game)
@@ -310,6 +388,8 @@ class Hall:
         and a user is kept while it is in any room."""
         if name.lower() in self._users:
             return False
+        if self.presence is not None and self.presence.holder(name) is not None:
+            return False  # a user of another node
         return all(room.member(name) is None for room in self.directory.seated(name))
 
     def watch_lobby(self, watcher: LobbyWatcher) -> Callable[[], None]:
@@ -335,8 +415,12 @@ class Hall:
         return self._wall_time()
 
     def user_online(self, name: str) -> bool:
+        """Whether ``name`` has a connection, here or (several nodes) on another node."""
         user = self._users.get(name.lower())
-        return user is not None and user.listener is not None
+        if user is not None:
+            return user.listener is not None
+        holder = self.presence.holder(name) if self.presence is not None else None
+        return holder is not None and holder.online
 
     # ---------------------------------------------------------------- rooms
 
@@ -371,17 +455,48 @@ class Hall:
                 "owners": {},
                 BOT_TAKEOVER: bot_takeover,
             }
-            self._room_counter += 1
-            room_id = f"{game}-{secrets.token_hex(4)}"
-            room = self._new_room(room_id, game_type, config, seed, meta)
+            room_id = self._new_room_id(game)
+            room = self._new_room(room_id, game_type, config, seed, meta, self._created_seq())
         except ConfigError as exc:
             raise HallError("config", str(exc)) from None
         if self.ownership is not None:
             self.ownership.claim(room_id)
         self.outbox.write(NewRoom(room_id, game, config, seed, dict(meta), self._wall_time()))
-        self.directory.add(room)
+        self._listed(room)
         self.lobby.added(room)
         return room
+
+    def _new_room_id(self, game: str) -> str:
+        """``game-xxxxxxxx`` (random); on a node of several ``game-NODE-xxxxxxxx``, so two
+        nodes never make the same id."""
+        if self.shared is None:
+            return f"{game}-{secrets.token_hex(4)}"
+        return f"{game}-{self.shared.node_id}-{secrets.token_hex(4)}"
+
+    def _created_seq(self, created_at: float | None = None) -> int:
+        """The next room's place in creation order. One node: the hall's counter. A node of
+        several: the creation time in microseconds (``created_at`` for a room rebuilt from
+        its log), so every node's rooms merge into one order; kept strictly increasing for
+        new rooms and unique among this node's rooms (the directory's indexes rely on it)."""
+        self._room_counter += 1
+        if self.shared is None:
+            return self._room_counter
+        if created_at is None:
+            seq = self._last_seq = max(int(self._wall_time() * 1_000_000), self._last_seq + 1)
+        else:
+            seq = int(created_at * 1_000_000)
+        while seq in self._live_seqs:
+            seq += 1
+        return seq
+
+    def _listed(self, room: Room) -> None:
+        """Put a new or rebuilt room in the directory (on a node, it is no longer another
+        node's: an adopted room leaves the remote copy, without a "closed" for the watchers,
+        who hear it "created" here next)."""
+        self.directory.add(room)
+        if self.remote is not None:
+            self._live_seqs.add(room.created_seq)
+            self.remote.remove(room.room_id, quietly=True)
 
     def _new_room(
         self,
@@ -390,6 +505,7 @@ class Hall:
         config: Mapping[str, JSON],
         seed: int,
         meta: Mapping[str, JSON],
+        created_seq: int,
     ) -> Room:
         room = Room(
             room_id=room_id,
@@ -402,7 +518,7 @@ class Hall:
             wall_time=self._wall_time,
             on_closed=self._room_closed,
             on_changed=self.directory.changed,
-            created_seq=self._room_counter,
+            created_seq=created_seq,
             bot_driver=self.drive_seat,
         )
         room.on_change = self.lobby.touched
@@ -439,6 +555,7 @@ class Hall:
         self._just_closed[room.room_id] = room
         self.tell(partial(self._forget_closed, room.room_id))
         self.directory.remove(room.room_id)
+        self._live_seqs.discard(room.created_seq)
         self.lobby.removed(room)
         self.chat_memory.forget_room(room.room_id)
         for user in self._users.values():
@@ -455,6 +572,38 @@ class Hall:
     def _forget_idle_users(self) -> None:
         for key in [k for k, u in self._users.items() if u.listener is None and not u.rooms]:
             del self._users[key]
+            if self.presence is not None:
+                self.presence.release(key)
+
+    def _claim(self, user: User) -> None:
+        """On a node of several: tell the other nodes this node has ``user`` (online or
+        holding seats), so their logins refuse the name (:mod:`gamehall.hall.presence`)."""
+        if self.presence is not None:
+            self.presence.claim(user.name, online=user.listener is not None)
+
+    def name_lost(self, name: str) -> None:
+        """Another node let ``name`` in first (both nodes accepted a login at the same
+        moment; the later claim loses): this node's user is disconnected as if replaced by
+        another login and leaves its rooms. A user without a connection (seats rebuilt here
+        after a crash) keeps its seats; the name is claimed again once the other node frees
+        it (:class:`gamehall.hall.presence.Presence`)."""
+        user = self._users.get(name.lower())
+        if user is None or user.listener is None:
+            return
+        self.tell(user.listener.disconnect, CloseReason.REPLACED, NAME_TAKEN_TEXT)
+        self.logout(user, dropped=False)
+
+    def remote_hall_event(self, event: ChatSaid | Notice) -> None:
+        """A shout, notice or whisper from another node (:mod:`gamehall.hall.presence`):
+        delivered to this node's users like one said here."""
+        if isinstance(event, ChatSaid) and event.scope == "private":
+            target = self._users.get((event.to or "").lower())
+            if target is not None and target.listener is not None:
+                self.tell(target.listener.hall_event, event)
+            return
+        sender = event.sender if isinstance(event, ChatSaid) else None
+        self.chat_memory.hall_said(sender, event.text, self._wall_time())
+        self._tell_everyone(event)
 
     def _game_type(self, game: str) -> GameType:
         game_type = self.game_types.get(game)
@@ -471,9 +620,13 @@ class Hall:
     def add_restored_room(self, record: RoomRecord) -> Room:
         """A room rebuilt from ``record``'s log and listed in the directory; its seats are
         not resumed yet (see :mod:`gamehall.hall.recovery`)."""
-        self._room_counter += 1
         room = self._new_room(
-            record.room_id, self.game_types[record.game], record.config, record.seed, record.meta
+            record.room_id,
+            self.game_types[record.game],
+            record.config,
+            record.seed,
+            record.meta,
+            self._created_seq(record.created_at),
         )
         room.replay(record.entries, created_at=record.created_at)
         if self.ownership is not None:
@@ -481,7 +634,7 @@ class Hall:
             # an empty write, stamped with the new lease's fencing number: a fencing store
             # refuses every earlier owner's writes from this commit on
             self.outbox.write(MetaUpdate(record.room_id, {}))
-        self.directory.add(room)
+        self._listed(room)
         self.lobby.added(room, restored=True)
         return room
 
@@ -492,6 +645,7 @@ class Hall:
         if user is None:
             user = User(name, token_hash or hash_token(secrets.token_urlsafe(18)), protocol or RESTORED)
             self._users[name.lower()] = user
+            self._claim(user)
         user.enter(room_id)
 
     def room_closed(self, room: Room) -> None:
@@ -564,7 +718,23 @@ class Hall:
         return text
 
     def whisper(self, sender: User, to: str, text: str) -> None:
+        """A private line to ``to``, online here or (several nodes) on another node, where
+        the line is carried to them; the sender hears it back here.
+
+        Raises:
+            HallError: ``no_such_user`` when ``to`` is online nowhere; as :meth:`check_chat`.
+        """
         target = self._users.get(to.lower())
+        if target is None and self.presence is not None:
+            holder = self.presence.holder(to)
+            if holder is not None and holder.online:
+                event = ChatSaid(
+                    sender=sender.name, text=self.check_chat(sender, text), scope="private", to=holder.display
+                )
+                self.presence.whisper(holder.node, event)
+                if sender.listener is not None:
+                    self.tell(sender.listener.hall_event, event)
+                return
         if target is None or target.listener is None:
             raise HallError("no_such_user", f"{to} is not online.")
         text = self.check_chat(sender, text)
@@ -580,6 +750,11 @@ class Hall:
         else:
             event = Notice(text=text)
         self.chat_memory.hall_said(None if sender is None else sender.name, text, self._wall_time())
+        self._tell_everyone(event)
+        if self.presence is not None:
+            self.presence.shout(event)  # the users of the other nodes, in this sender's order
+
+    def _tell_everyone(self, event: ChatSaid | Notice) -> None:
         for user in self._users.values():
             if user.listener is not None:
                 self.tell(user.listener.hall_event, event)
@@ -602,6 +777,8 @@ class Hall:
             if room.member(user.name) is None:
                 user.forget_room(room_id)
         self._forget_idle_users()
+        if user.rooms:
+            self._claim(user)  # still holding seats, offline: other nodes keep the name taken
 
     def remember_token(self, room: Room, user: User) -> None:
         """Keep the seat owner's token digest and protocol in the room's meta, so that after a
@@ -746,13 +923,17 @@ class Session:
         check_name(new_name)
         hall_users = self._hall._users
         other = hall_users.get(new_name.lower())
-        if other is not None and other is not self._user:
+        presence = self._hall.presence
+        if (other is not None and other is not self._user) or (presence and presence.holder(new_name)):
             raise HallError("name_in_use", "That name is in use.")
         room = self._hall.room(room_id)
         room.rename(self._user.name, new_name)
         del hall_users[self._user.name.lower()]
+        if presence is not None and new_name.lower() != self._user.name.lower():
+            presence.release(self._user.name)
         self._user.name = new_name
         hall_users[new_name.lower()] = self._user
+        self._hall._claim(self._user)
 
     def kick(self, room_id: str, seat: Seat) -> None:
         self._check()
@@ -815,6 +996,10 @@ class Session:
         if self._user.listener is not self._listener:
             return  # replaced by a newer login of the same user: that one owns the seats now
         self._hall.logout(self._user, dropped=dropped)
+
+
+def _creation(info: RoomInfo) -> int:
+    return info.created_seq
 
 
 def _default_title(game_type: GameType, config: Mapping[str, JSON]) -> str:

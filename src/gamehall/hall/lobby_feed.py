@@ -13,13 +13,18 @@ each.
 
 Why a push: a polled lobby shows a new room seconds late and costs every browser a request
 every few seconds whether anything changed or not.
+
+On a node of several (:mod:`gamehall.hall.shared_rooms`) the same flush hands the turn's
+changes of this node's rooms to :attr:`LobbyFeed.publish` (one call per turn, so one round trip
+for the whole turn), and the other nodes' rooms reach the watchers through
+:meth:`LobbyFeed.remote_changed`, pushed at the next flush like a local change.
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from gamehall.protocols._core import LobbyWatcher, RoomInfo
@@ -27,6 +32,7 @@ from gamehall.rules._core import JSON
 
 if TYPE_CHECKING:
     from gamehall.hall.room import Room
+    from gamehall.hall.shared_rooms import Change
 
 log = logging.getLogger("gamehall.hall")
 
@@ -61,6 +67,10 @@ class LobbyFeed:
         self._sent: dict[str, _Signature] = {}
         self._started: set[str] = set()
         self._due = False  # something to look at in the next flush
+        self._remote: list[tuple[str, RoomInfo]] = []  # other nodes' room changes, not yet told
+        self.publish: Callable[[Sequence[Change]], None] | None = None
+        """On a node of several: takes each flush's changes of this node's rooms (their lobby
+        view, ``None`` for a closed room), for the other nodes' lobbies. Set by the hall."""
         self.preparing: dict[str, JSON] | None = None
         """What the server is preparing right now (a dictionary on the first start), if anything."""
 
@@ -141,6 +151,12 @@ class LobbyFeed:
         self._pending.append(("closed", info))
         self._schedule()
 
+    def remote_changed(self, change: str, info: RoomInfo) -> None:
+        """A room another node owns was ``"created"``, ``"changed"`` or ``"closed"``: the
+        watchers hear it at the next flush (never from inside a hall call)."""
+        self._remote.append((change, info))
+        self._schedule()
+
     def set_preparing(self, state: dict[str, JSON] | None) -> None:
         """The server started (a dict: ``what``, ``text``, ``progress``, ``games``) or finished
         (``None``) preparing something people may be waiting for; every watcher is told now."""
@@ -159,34 +175,54 @@ class LobbyFeed:
         if not self._due:
             return
         self._due = False
+        published: dict[str, RoomInfo | None] = {}
         pending, self._pending = self._pending, []
         for change, subject in pending:
             info = subject if isinstance(subject, RoomInfo) else subject.info()
             if change == "created":
                 self._sent[info.room_id] = _signature(info)
             self._tell(change, info)
+            published.pop(info.room_id, None)
+            published[info.room_id] = None if change == "closed" else info
         dirty, self._dirty = self._dirty, {}
         for room_id, room in dirty.items():
-            if room.closed:
-                continue
-            started = room.state.started
-            if started and room_id not in self._started:
-                self._started.add(room_id)
-                log.info(
-                    "room %s (%s) started: %s",
-                    room_id,
-                    room.game_type.game_id,
-                    ", ".join(room.state.seat_names().values()),
-                )
-            if not self._watchers:
-                self._sent.pop(room_id, None)  # recomputed when somebody watches again
-                continue
-            info = room.info()
-            signature = _signature(info)
-            if self._sent.get(room_id) == signature:
-                continue
-            self._sent[room_id] = signature
-            self._tell("changed", info)
+            changed = self._changed(room_id, room)
+            if changed is not None:
+                self._tell("changed", changed)
+                published.pop(room_id, None)
+                published[room_id] = changed
+        remote, self._remote = self._remote, []
+        for change, remote_info in remote:
+            self._tell(change, remote_info)
+        if published and self.publish is not None:
+            try:
+                self.publish(list(published.items()))
+            except Exception:  # the other nodes' lobbies lag; this node's must go on
+                log.exception("publishing %d room change(s) failed", len(published))
+
+    def _changed(self, room_id: str, room: Room) -> RoomInfo | None:
+        """The room's lobby view if it changed since last sent (and somebody looks: a watcher
+        here, or the other nodes through :attr:`publish`); logs a start."""
+        if room.closed:
+            return None
+        started = room.state.started
+        if started and room_id not in self._started:
+            self._started.add(room_id)
+            log.info(
+                "room %s (%s) started: %s",
+                room_id,
+                room.game_type.game_id,
+                ", ".join(room.state.seat_names().values()),
+            )
+        if not self._watchers and self.publish is None:
+            self._sent.pop(room_id, None)  # recomputed when somebody watches again
+            return None
+        info = room.info()
+        signature = _signature(info)
+        if self._sent.get(room_id) == signature:
+            return None
+        self._sent[room_id] = signature
+        return info
 
     def _tell(self, change: str, info: RoomInfo) -> None:
         for watcher in list(self._watchers.values()):

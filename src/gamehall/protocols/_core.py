@@ -591,7 +591,12 @@ class HallPort(Protocol):
         """
         ...
 
-    def rooms(self, game: str | None = None) -> list[RoomInfo]: ...
+    def rooms(self, game: str | None = None) -> list[RoomInfo]:
+        """Every room of the hall (of ``game``, or all), first created first. On a node of
+        several (docs/scale-out.md) this and every look-up below include the rooms other
+        nodes own; such a room may not be reachable through :meth:`Session.room` from here
+        (:func:`served_here`)."""
+        ...
 
     def rooms_matching(self, game: str, rule: Callable[[RoomInfo], bool]) -> Iterator[RoomInfo]:
         """The rooms of ``game`` that satisfy ``rule`` (a module-level predicate: the hall keeps
@@ -661,3 +666,17 @@ class HallPort(Protocol):
             HallError: no such room, no free seat, unknown policy, or no bots on this server.
         """
         ...
+
+
+def served_here(session: Session, room_id: str) -> bool:
+    """Whether ``session`` can reach the listed room ``room_id`` (:meth:`Session.room`).
+
+    On one node every listed room is. On a node of several the lobby lists every node's
+    rooms, but a room another node owns is only listed there: a protocol that needs the
+    room's game (its view, a seat in it) skips the rooms this says no to, as it would a
+    room closed meanwhile."""
+    try:
+        session.room(room_id)
+    except HallError:
+        return False
+    return True

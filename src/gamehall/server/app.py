@@ -171,11 +171,15 @@ class Server:
             commit_waiter=clock.wait_for,
             contests=self.contests,
             ownership=self.node.leases if self.node is not None else None,
+            presence=self.node.presence if self.node is not None else None,
+            shared_rooms=self.node.directory if self.node is not None else None,
         )
         self._hall = hall
         if self.node is not None:
+            await self._join_presence()
             self.node.leases.on_lost = hall.leases_lost
             self.node.leases.start()
+            await self._share_rooms(self.node)
             self.metrics.watch_node(self.node.node_id, self.node.rooms_owned)
         contest_hall(hall, accounts=self._accounts_for_protocols)  # cg contest entrants' accounts
         restored = await self._restore(hall)
@@ -215,6 +219,22 @@ class Server:
         self.adoption.start()
         return restored
 
+    async def _share_rooms(self, node: Node) -> None:
+        """Read the other nodes' rooms and start publishing this node's (before any room is
+        restored here: the directory first forgets what an earlier process of this node left).
+        A node whose directory cannot start does not start (its leases are released)."""
+        from redis.exceptions import RedisError
+
+        from gamehall.cluster import ClusterError
+
+        try:
+            await node.directory.start()
+        except (RedisError, OSError) as exc:
+            await node.close()
+            assert self._store is not None
+            self._store.close()
+            raise ClusterError(f"cannot start the shared room directory: {exc}") from None
+
     async def _join_nodes(self) -> None:
         """Connect to Redis for this node's room leases (the store is closed again if Redis
         does not answer: the server does not start half a node)."""
@@ -226,6 +246,22 @@ class Server:
             assert self._store is not None
             self._store.close()
             raise
+
+    async def _join_presence(self) -> None:
+        """Load the hall's names and start keeping them current (before any room is restored
+        or login accepted: both claim names); Redis not answering stops the start."""
+        from redis.exceptions import RedisError
+
+        from gamehall.cluster import ClusterError
+
+        assert self.node is not None and self._store is not None
+        try:
+            await self.node.presence.start()
+        except (RedisError, OSError) as exc:
+            node, self.node = self.node, None
+            await node.close()
+            self._store.close()
+            raise ClusterError(f"cannot join the hall's names in Redis: {exc}") from None
 
     def _prepare_dictionaries(self, hall: Hall) -> None:
         """First start: build the word games' dictionary caches in the background, with a
@@ -310,7 +346,9 @@ class Server:
         client reconnects by its protocol's crash rules (in the game protocols a goodbye says
         "game over", and the client would not come back); each closed room's lease is released
         as soon as its last writes are committed, so another node adopts the rooms at its next
-        scan (every ``ttl / 2``) instead of after the ttl."""
+        scan (every ``ttl / 2``) instead of after the ttl. The node gives up its users' names
+        before it cuts their connections, so they can log in on another node at once
+        (:meth:`gamehall.cluster.presence.RedisPresence.leave`)."""
         if self._stopped:
             return
         self._stopped = True
@@ -325,6 +363,8 @@ class Server:
         if self._web is not None:
             for site in list(self._web.sites):
                 await site.stop()
+        if self.node is not None:
+            await self.node.presence.leave()  # before the cut: its users may log in elsewhere now
         if self._hall is not None:
             try:
                 self._hall.shutdown(text)

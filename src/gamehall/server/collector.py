@@ -34,7 +34,7 @@ work in counters, so a pause budget is checked in production, not only in the be
 The frozen objects are counted at start and after each reclaim, never by a ``/metrics``
 scrape: ``gc.get_freeze_count()`` walks the whole permanent generation (a linked list of every
 frozen object) with the loop stopped, and at 3,000 AAH tables one scrape stalled every table
-for hundreds of milliseconds (docs/BENCHMARKS.md §19). At start and at a reclaim the heap is
+for hundreds of milliseconds (docs/BENCHMARKS.md §20). At start and at a reclaim the heap is
 walked anyway (the reclaim's full collection takes several times longer than the count).
 """
 

@@ -27,7 +27,7 @@ import logging
 import uuid
 from typing import TYPE_CHECKING
 
-from gamehall.protocols._core import HallError, RoomInfo
+from gamehall.protocols._core import HallError, RoomInfo, served_here
 from gamehall.protocols.cg import gamerules
 from gamehall.protocols.cg.codec import Packet
 from gamehall.protocols.cg.lobbies import ROLE_CREATOR, ROLE_PLAYER, Lobby, Member
@@ -103,9 +103,11 @@ def invite(conn: CgDialogue, room_id: str, inviter: str) -> bool:
     a game) or the room is not a browser Doppelkopf table."""
     if conn.session is None or conn.state is not CgState.ACTIVE:
         return False
-    info = next((r for r in conn.hall.rooms(GAME) if r.room_id == room_id), None)
-    if info is None or not is_browser_table(info):
+    info = conn.hall.room_info(room_id)
+    if info is None or info.game != GAME or not is_browser_table(info):
         return False
+    if not served_here(conn.session, room_id):
+        return False  # listed, but another node of the hall holds it
     lobby = _bridge(conn, info)
     inviter_uuid = conn.directory.uuid_for_name(inviter)
     lobby.invited[conn.account_uuid] = inviter_uuid
@@ -134,8 +136,8 @@ def accept(conn: CgDialogue, lobby: Lobby, accepted: bool) -> bool:
     assert room_id is not None
     if not accepted or conn.session is None:
         return False
-    info = next((r for r in conn.hall.rooms(GAME) if r.room_id == room_id), None)
-    if info is None:
+    info = conn.hall.room_info(room_id)
+    if info is None or info.game != GAME or not served_here(conn.session, room_id):
         conn.status(key + "lobby_not_exists")
         return False
     if info.started:

@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from gamehall.protocols._core import HallError
+from gamehall.protocols._core import HallError, served_here
 from gamehall.protocols.cg import browser_tables, game_in, gamerules, save_load
 from gamehall.protocols.cg.codec import Packet, parse_uuid
 from gamehall.protocols.cg.game_out import GameTranslator, summaries
@@ -297,7 +297,10 @@ def rejoin(conn: CgDialogue) -> None:
     """After a login: if this account holds a seat in a running game, take it back (§5.2).
     After a restart the lobby is first rebuilt from its room (:func:`.lobbies.rebuild_lobbies`);
     the seat is found by the account's uuid, so only that account can retake it."""
-    rebuild_lobbies(conn.directory, conn.hall.rooms(GAME))
+    session = conn.session
+    if session is not None:  # only rooms whose game is here (on a node: not another node's)
+        here = [info for info in conn.hall.rooms(GAME) if served_here(session, info.room_id)]
+        rebuild_lobbies(conn.directory, here)
     lobby = conn.directory.lobby_for(conn.account_uuid)
     if lobby is None or lobby.room_id is None or conn.session is None:
         return

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from gamehall.protocols._core import HallError, HallPort, Session
+from gamehall.protocols._core import HallError, HallPort, Session, served_here
 from gamehall.protocols.jduplicate import messages as m
 from gamehall.protocols.jduplicate.errors import ErrorCode as E
 from gamehall.protocols.jduplicate.lobby import (
@@ -199,6 +199,8 @@ def adopt_foreign_games(d: JdDialogue) -> None:
     for info in rooms.values():
         if info.room_id in known or info.has_password or info.finished:
             continue
+        if not served_here(session, info.room_id):
+            continue  # listed, but another node of the hall holds the game
         try:
             name = check_game_name(info.title)
         except Refusal:

@@ -276,7 +276,7 @@ class MrJackDialogue:
         self.send(ok(texts.you_are(role)))
 
     def _watch(self, session: Session) -> None:
-        info = seating.oldest_game(self._hall)
+        info = seating.oldest_game(self._hall, session)
         if info is None:
             self.send(err(texts.NO_GAME))
             return

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from gamehall.protocols._core import Clock, HallError, HallPort, RoomInfo, Session
+from gamehall.protocols._core import Clock, HallError, HallPort, RoomInfo, Session, served_here
 from gamehall.protocols._spec import ServerResources
 from gamehall.rules._core import JSON, ConfigError, RuleError, Seat
 from gamehall.rules.mrjack.actions import Init
@@ -90,6 +90,8 @@ def max_games(hall: HallPort) -> int:
 
 
 def _free_roles(session: Session, info: RoomInfo) -> list[str]:
+    if not served_here(session, info.room_id):
+        return []  # listed, but another node of the hall holds the game
     view = session.room(info.room_id).game.view(None)
     roles = view.get("roles", {})
     return [role for role, seat in roles.items() if seat is None] if isinstance(roles, dict) else []
@@ -152,10 +154,10 @@ def _take(session: Session, room_id: str, role: str) -> Seat:
     return seat_number
 
 
-def oldest_game(hall: HallPort) -> RoomInfo | None:
+def oldest_game(hall: HallPort, session: Session) -> RoomInfo | None:
     """The game ``init(zuschauer)`` watches: the oldest one without a password, running or
-    waiting (the first of the index)."""
-    return next(iter(hall.rooms_matching(GAME, is_watchable)), None)
+    waiting (the first of the index that ``session`` can reach: :func:`served_here`)."""
+    return next((i for i in hall.rooms_matching(GAME, is_watchable) if served_here(session, i.room_id)), None)
 
 
 def held_game(session: Session) -> tuple[str, str] | None:

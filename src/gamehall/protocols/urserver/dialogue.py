@@ -260,7 +260,7 @@ class UrDialogue:
                 raise Fehler(21)
             sequences.discover(self)
             game = self.lobby.find(params[0])
-            if game is None:
+            if game is None or game.elsewhere:  # another node's game: its board is not here
                 raise Fehler(27)
             self.send_lines(self.status_block(game))
         elif keyword in ("PING", "VERSION", "ABMELDEN"):

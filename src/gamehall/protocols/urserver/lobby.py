@@ -22,7 +22,7 @@ from typing import Final, Protocol
 from gamehall.protocols._core import Cancellable, Clock, HallError, HallPort
 from gamehall.protocols._spec import ServerResources
 from gamehall.protocols._text import one_token
-from gamehall.protocols.urserver.table import UrsuppePort
+from gamehall.protocols.urserver.table import ListedUrsuppe, UrsuppePort
 from gamehall.rules._core import JSON, ConfigError
 
 MAX_GAMES: Final = 50
@@ -81,6 +81,11 @@ class UrGame:
     @property
     def started(self) -> bool:
         return self.table.started
+
+    @property
+    def elsewhere(self) -> bool:
+        """Listed from another node of the hall: shown by ``LISTE``, not playable here."""
+        return isinstance(self.table, ListedUrsuppe)
 
     @property
     def status(self) -> int:

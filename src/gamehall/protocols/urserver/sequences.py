@@ -13,11 +13,11 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from gamehall.protocols._core import HallError, HallPort, Session
+from gamehall.protocols._core import HallError, HallPort, RoomInfo, Session, served_here
 from gamehall.protocols.urserver import render
 from gamehall.protocols.urserver.commands import Fehler
 from gamehall.protocols.urserver.lobby import MAX_SPECTATORS, UrGame, max_games
-from gamehall.protocols.urserver.table import UrsuppePort, ursuppe
+from gamehall.protocols.urserver.table import ListedUrsuppe, UrsuppePort, ursuppe
 from gamehall.rules._core import RuleError
 
 if TYPE_CHECKING:
@@ -184,6 +184,8 @@ class Join(Sequence):
             raise Fehler(27)
         if game.status == 2:
             raise Fehler(26)
+        if game.elsewhere:
+            raise Fehler(28)  # listed, but another node of the hall holds the game
         held = held_seats(d, game).get(name)
         if held is not None:
             rejoin(d, game, held, name)
@@ -221,7 +223,7 @@ class Watch(Sequence):
             raise Fehler(27)
         if game.status == 2:
             raise Fehler(26)
-        if len(game.spectators) >= MAX_SPECTATORS:
+        if game.elsewhere or len(game.spectators) >= MAX_SPECTATORS:
             raise Fehler(28)
         if game.name_taken(name):
             raise Fehler(16)
@@ -368,18 +370,36 @@ def ensure_room(d: UrDialogue, game: UrGame, session: Session) -> None:
         game.room_id, game.table = open_room(game.name, game.players, game.password, game.timeout_ms, session)
 
 
+def _table(hall: HallPort, session: Session, info: RoomInfo) -> UrsuppePort:
+    """A discovered room's game: the room's own, or (another node holds the room) what the
+    hall's directory shows of it (:class:`ListedUrsuppe`), enough for ``LISTE``."""
+    if served_here(session, info.room_id):
+        return ursuppe(session.room(info.room_id))
+    return ListedUrsuppe(hall, info)
+
+
+def _undiscovered(game: UrGame | None) -> bool:
+    """Whether :func:`discover` has a room to look at: not listed yet, or listed from another
+    node of the hall (the room may have moved here: adopted after its node died)."""
+    return game is None or game.elsewhere
+
+
 def discover(d: UrDialogue) -> None:
     """List the Ursuppe rooms opened by other protocols (the browser) as games here too, under
     their title when it is a valid, free UrServer name, else under their room id."""
     rooms = d.hall.rooms(GAME)
     d.lobby.prune({info.room_id for info in rooms})
-    known = {game.room_id for game in d.lobby.games.values()}
-    found = [info for info in rooms if info.room_id not in known and not info.finished]
+    known = {game.room_id: game for game in d.lobby.games.values()}
+    found = [info for info in rooms if _undiscovered(known.get(info.room_id)) and not info.finished]
     if not found:
         return
     session = _login(d, f"urserver-{d.lobby.next_login_suffix()}")
     try:
         for info in found:
+            listed = known.get(info.room_id)
+            if listed is not None:  # another node's game: its room may have come here since
+                listed.table = _table(d.hall, session, info)
+                continue
             title = info.title[:NAME_LENGTH]
             name = title if _NAME.fullmatch(title) and d.lobby.find(title) is None else info.room_id
             players = info.config.get("players", 3)
@@ -389,7 +409,7 @@ def discover(d: UrDialogue) -> None:
                 players if isinstance(players, int) else 3,
                 None,
                 timeout if isinstance(timeout, int) else 0,
-                ursuppe(session.room(info.room_id)),
+                _table(d.hall, session, info),
                 room_id=info.room_id,
                 foreign=True,
                 locked=info.has_password,
