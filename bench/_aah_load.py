@@ -248,13 +248,22 @@ class Load:
         self.refusals: list[str] = []
         self._named = 0
 
-    async def seat(self, count: int) -> float:
-        """Join ``count`` more seats (refused ones are retried with a new name), starting no
-        join after the budget (:data:`JOIN_BUDGET_S`); returns the seconds it took. Three
-        seats fill a table, in the server's placement order."""
+    async def seat(
+        self, count: int, budget_s: float | None = None, in_flight: int = JOINS_IN_FLIGHT
+    ) -> float:
+        """Join ``count`` more seats (refused ones are retried with a new name), ``in_flight``
+        at a time, starting no join after the budget (``budget_s``, by default
+        :data:`JOIN_BUDGET_S` plus :data:`JOIN_BUDGET_PER_SEAT_S` per seat); returns the
+        seconds it took. Three seats fill a table, in the server's placement order.
+
+        Past saturation a join waits a whole (long) loop turn of the server for each of its
+        steps, and the server accepts about one connection per turn (libuv accepts one per
+        loop iteration), so a larger budget seats few more tables there; more joins in flight
+        seat faster while the server's core has room (docs/BENCHMARKS.md section 20)."""
         began = time.perf_counter()
-        deadline = began + JOIN_BUDGET_S + JOIN_BUDGET_PER_SEAT_S * count
-        gate = asyncio.Semaphore(JOINS_IN_FLIGHT)
+        budget = JOIN_BUDGET_S + JOIN_BUDGET_PER_SEAT_S * count if budget_s is None else budget_s
+        deadline = began + budget
+        gate = asyncio.Semaphore(in_flight)
 
         async def one() -> None:
             for _ in range(JOIN_RETRIES + 1):

@@ -265,6 +265,8 @@ def gamehall_server(
     gc_log: str | None = None,
     environ: Mapping[str, str] | None = None,
     web: bool = False,
+    db: str | None = None,
+    args: Sequence[str] = (),
 ) -> Iterator[ChildServer]:
     """The real server (``python -m gamehall.cli serve``) on a fresh SQLite file in a temporary
     directory, AAH on a free loopback port, web off, ``--set aah.KEY=VALUE`` for ``settings``.
@@ -275,7 +277,8 @@ def gamehall_server(
     through :func:`_serve_with_gc_log`, which appends the server's slow garbage collections
     to that file (see :func:`read_gc_log`) and lifts the ``aah.max_tables`` ceiling
     (:func:`_lift_table_ceiling`). ``web`` opens the HTTP listener on a free port too
-    (``ChildServer.web_port``), for ``/metrics``.
+    (``ChildServer.web_port``), for ``/metrics``. ``db`` replaces the SQLite file (a
+    ``postgresql://`` URL), and ``args`` are more ``serve`` flags (a node's ``--redis ...``).
     """
     port = free_port()
     web_port = free_port() if web else 0
@@ -287,7 +290,7 @@ def gamehall_server(
             command += [str(Path(__file__).resolve()), "gamehall", gc_log]
         else:
             command += ["-m", "gamehall.cli"]
-        command += ["serve", "--bind", LOOPBACK, "--db", str(Path(tmp) / "bench.db")]
+        command += ["serve", "--bind", LOOPBACK, "--db", db or str(Path(tmp) / "bench.db"), *args]
         command += ["--aah-port", str(port), "--web-port", str(web_port), "--log-level", "WARNING"]
         for key, value in settings.items():
             command += ["--set", f"aah.{key}={value}"]

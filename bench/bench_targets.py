@@ -14,7 +14,8 @@ Steps, in order (``--quick``: short windows, for a 1-2 minute smoke run):
    round trip per connection and second (its p99 is the baseline of the latency rows: what
    the loop and loopback alone give for a load shaped like the game's).
 2. **PING -> PONG**: the real server, 3N connections, closed loop (``bench_aah.round_trips``).
-3. **games** on the same server: N tables x 3 seats join in steps (N/4, N/2, 3N/4, N); after
+3. **games** on the same server: N tables x 3 seats join in steps (N/4, N/2, 3N/4, N, or
+   ``--steps``: the sweep that locates where the core saturates); after
    each step the tables play for a short measured interval (server and client CPU share,
    accepted actions, rounds, latency): the saturation table. At N the measured window is
    ``--seconds`` long: the latency rows (at the clients: the ``PICK`` completing a round's
@@ -36,6 +37,11 @@ Run::
     .venv/bin/python bench/bench_targets.py --tables 1000 --seconds 60 --reference /tmp/cardgame
     .venv/bin/python bench/bench_targets.py --tables 3000 --seconds 60 --reference /tmp/cardgame
     .venv/bin/python bench/bench_targets.py --tables 300 --quick
+    .venv/bin/python bench/bench_targets.py --tables 3000 --steps 250,500,1000,1500,2000 --skip-joins
+
+The last one is the sweep that finds the knee (docs/BENCHMARKS.md section 20). Past the knee
+a saturated server admits about one connection per loop turn (libuv accepts one per
+iteration), so at 3,000 tables fewer tables than asked are seated and the report says so.
 """
 
 from __future__ import annotations
@@ -59,7 +65,7 @@ from typing import TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_aah
-from _aah_load import Load, Window
+from _aah_load import JOINS_IN_FLIGHT, Load, Window
 from _idle import idle_plain
 from _joins import LOBBY, join_run
 from _server_process import (
@@ -100,12 +106,27 @@ class Plan:
     timed_joins: int
     dk_games: int
     dk_repeats: int
+    join_budget_s: float | None
+    """Seconds a step may spend starting joins (``None``: ``_aah_load``'s own budget)."""
+    joins_in_flight: int
+
+
+def parse_steps(text: str) -> tuple[int, ...]:
+    """``--steps 250,500,1000``: the table counts measured on the way to N, ascending."""
+    try:
+        steps = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of table counts: {text!r}") from None
+    if not steps or steps[0] < 1:
+        raise argparse.ArgumentTypeError(f"table counts must be positive: {text!r}")
+    return steps
 
 
 def make_plan(args: argparse.Namespace) -> Plan:
     tables = max(4, args.tables)
     fractions = (1 / 3, 2 / 3) if args.quick else (1 / 4, 1 / 2, 3 / 4)
-    steps = (*sorted({max(1, round(tables * f)) for f in fractions}), tables)
+    on_the_way = args.steps or {max(1, round(tables * f)) for f in fractions}
+    steps = (*sorted(step for step in on_the_way if step < tables), tables)
     return Plan(
         tables=tables,
         window_s=args.seconds or (10.0 if args.quick else 60.0),
@@ -115,6 +136,8 @@ def make_plan(args: argparse.Namespace) -> Plan:
         timed_joins=min(570, tables) if args.quick else 570,
         dk_games=20 if args.quick else 200,
         dk_repeats=1 if args.quick else 3,
+        join_budget_s=args.join_budget,
+        joins_in_flight=args.joins_in_flight,
     )
 
 
@@ -222,7 +245,8 @@ async def play_games(server: ChildServer, plan: Plan, gc_log: str) -> GameResult
     try:
         gc_idle = await gc_pause_metric(server.web_port)
         for tables in plan.steps:
-            joined_s.append(await load.seat((tables - load.full_tables) * SEATS))
+            seats = (tables - load.full_tables) * SEATS
+            joined_s.append(await load.seat(seats, plan.join_budget_s, plan.joins_in_flight))
             await asyncio.sleep(START_SETTLE_S)
             if tables < plan.tables:
                 steps.append(await measure_interval(load, server, load.full_tables, plan.step_s))
@@ -291,6 +315,8 @@ def games_part(plan: Plan) -> tuple[bench_aah.Row, GameResult]:
 @dataclass(frozen=True, slots=True)
 class Joins:
     per_s: float
+    per_cpu_s: float
+    """The timed joins per server CPU-second: the capacity figure, less sensitive to load."""
     fill_per_s: float
     bytes_per_seat: float
     echo_bytes_per_conn: float
@@ -308,6 +334,7 @@ def joins_part(plan: Plan) -> Joins:
     echo = idle_plain(lambda: echo_server(600, core=SERVER_CORE), plan.tables * SEATS, "echo")
     return Joins(
         row.joins_per_s,
+        row.joins_per_cpu_s,
         row.seats / row.fill_s if row.fill_s else 0.0,
         row.bytes_per_seat,
         echo.per_connection,
@@ -411,7 +438,7 @@ def targets(
             Target(
                 f"joins per second, {plan.tables} tables open",
                 f"filling 0->{plan.tables}: {joins.fill_per_s:,.0f}/s",
-                f"{joins.per_s:,.0f}",
+                f"{joins.per_s:,.0f} ({joins.per_cpu_s:,.0f} per server CPU-s)",
                 ">= 1,000",
                 joins.per_s >= 1000,
             ),
@@ -537,6 +564,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument(
         "--reference", type=Path, default=None, help="a not-na/cardgame checkout (Doppelkopf row)"
+    )
+    parser.add_argument(
+        "--steps",
+        type=parse_steps,
+        default=None,
+        help="table counts measured on the way to N, e.g. 250,500,1000,1500,2000 (N/4, N/2, 3N/4)",
+    )
+    parser.add_argument(
+        "--join-budget",
+        type=float,
+        default=None,
+        help="seconds each step may spend starting joins (default 30 s + 20 ms per seat); past "
+        "saturation a larger one does not help: the server accepts about one connection per loop turn",
+    )
+    parser.add_argument(
+        "--joins-in-flight",
+        type=int,
+        default=JOINS_IN_FLIGHT,
+        help=f"joins under way at once ({JOINS_IN_FLIGHT}); more seat faster while the server's core "
+        "has room",
     )
     parser.add_argument("--skip-joins", action="store_true", help="leave out the joins and memory part")
     parser.add_argument(

@@ -51,6 +51,7 @@ MODEST: dict[str, list[str]] = {
     "bench_encode.py": ["--aah", "3,8", "--browsers", "10,100", "--reps", "3"],
     "bench_targets.py": ["--tables", "100", "--quick"],
     "bench_actions.py": ["--tables", "20", "--actions", "3000", "--reps", "1"],
+    "bench_nodes.py": ["--tables", "100", "--seconds", "5", "--quiet-wait", "0"],
 }
 """Arguments per script for a quick run (bench_echo_baseline first: it is the reference)."""
 

@@ -160,3 +160,20 @@ async def test_one_renewal_call_serves_every_room(redis_space: RedisSpace, rooms
     a._renew = counting  # type: ignore[assignment]
     assert await a.renew() == frozenset()
     assert calls == 1 and a.owned() == rooms
+
+
+async def test_hundreds_of_rooms_claimed_and_released_at_once_all_reach_redis(
+    redis_space: RedisSpace,
+) -> None:
+    """A node's burst (rooms created together; a drain releasing every room) is more calls at
+    once than the client's connection pool holds (100 in redis-py): none may be lost to "Too
+    many connections", or a drained room waits out its ttl before another node adopts it."""
+    a = node(redis_space, "a")
+    rooms = [f"r{i}" for i in range(300)]
+    for room_id in rooms:
+        a.claim(room_id)
+    await asyncio.gather(*list(a._claims.values()))
+    assert a.owned() == len(rooms)
+    await a.stop()
+    assert a.owned() == 0
+    assert await redis_space.client.exists(*(a.lease_key(room_id) for room_id in rooms)) == 0

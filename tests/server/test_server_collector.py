@@ -8,6 +8,8 @@ import asyncio
 import gc
 import weakref
 
+import pytest
+
 from gamehall.server.collector import Collector
 from gamehall.server.metrics import ServerMetrics
 
@@ -76,3 +78,36 @@ def test_pauses_are_measured_and_exposed_in_metrics() -> None:
     assert 'gamehall_gc_pause_seconds_max{generation="2"}' in text
     assert "gamehall_gc_frozen_objects" in text
     assert "gamehall_gc_last_reclaim_freed_objects 0" in text
+
+
+def test_a_scrape_does_not_walk_the_frozen_objects(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``gc.get_freeze_count()`` walks every frozen object with the loop stopped (hundreds of
+    milliseconds at 3,000 tables), so ``/metrics`` shows the count taken at start and after
+    each reclaim instead of counting per scrape."""
+    counts: list[int] = []
+
+    def counting() -> int:
+        counts.append(1)
+        return 1000 + len(counts)
+
+    monkeypatch.setattr(gc, "get_freeze_count", counting)
+    metrics = ServerMetrics()
+
+    async def run() -> tuple[str, str, int]:
+        collector = Collector(freeze_s=0, reclaim_s=0.05)
+        collector.register(metrics.registry)
+        collector.start()
+        try:
+            at_start = metrics.render() + metrics.render()
+            calls = len(counts)
+            await asyncio.sleep(0.12)
+            return at_start, metrics.render(), calls
+        finally:
+            collector.stop()
+
+    at_start, after_reclaims, calls_at_start = asyncio.run(run())
+    gc.unfreeze()
+    assert calls_at_start == 1  # start counted once; two scrapes counted nothing
+    assert "gamehall_gc_frozen_objects 1001" in at_start
+    assert len(counts) >= 2  # each reclaim counts again
+    assert f"gamehall_gc_frozen_objects {1000 + len(counts)}" in after_reclaims

@@ -284,6 +284,21 @@ def test_unfinished_rooms_are_the_running_ones_with_their_logs_oldest_first(stor
     assert done.finished and done.finished_at == 40.0 and done.result == {"winner": 0}
 
 
+def test_unfinished_room_ids_list_the_running_rooms_oldest_first_and_follow_finishes(store: Store) -> None:
+    assert store.unfinished_room_ids() == []
+    make_room(store, "late", created_at=30.0)
+    make_room(store, "done", created_at=10.0)
+    make_room(store, "early", created_at=20.0)
+    make_room(store, "tie", created_at=30.0)  # same time as "late", created after it
+    store.append("late", entry(1))
+    store.finish("done", {"winner": 0}, 40.0)
+
+    assert store.unfinished_room_ids() == ["early", "late", "tie"]
+    assert store.unfinished_room_ids() == [r.room_id for r in store.unfinished_rooms()]
+    store.finish("early", None, 50.0)
+    assert store.unfinished_room_ids() == ["late", "tie"]
+
+
 def test_a_finished_room_with_a_null_result_is_still_finished(store: Store) -> None:
     make_room(store)
     store.finish("r1", None, 5.0)

@@ -8,8 +8,10 @@ tries to take the lease (:meth:`~gamehall.cluster.leases.RoomLeases.acquire`, an
 ``SET NX`` with the next fencing number). Two nodes racing for one room: Redis gives the lease
 to one, the other's acquire returns ``None`` and it does nothing more.
 
-The winner reads the room again *after* it holds the lease (the listing may predate the old
-owner's last commits) and rebuilds it exactly as a restart does
+The scan lists room ids only (:meth:`~gamehall.store.base.Store.unfinished_room_ids`), so its
+cost does not grow with the logs of the rooms other nodes serve. The winner reads the room
+(:meth:`~gamehall.store.base.Store.load_room`) only *after* it holds the lease (so it sees
+everything the old owner committed) and rebuilds it exactly as a restart does
 (:func:`gamehall.hall.recovery.restore_record`: replay, seats held for their owners, bots
 re-seated, timers from the log). Its first commit carries the new, higher fencing number, so
 a write the dead owner still had on the wire can no longer land (the PostgreSQL store's
@@ -63,9 +65,10 @@ class Adoption:
         return adopted
 
     async def _ownerless(self) -> list[str]:
-        """The unfinished rooms of the store that do not live here and have no lease key."""
+        """The unfinished rooms of the store that do not live here and have no lease key: ids
+        only (no log is read until :meth:`_adopt` holds a room's lease)."""
         known = self.hall.directory
-        room_ids = [r.room_id for r in self.hall.store.unfinished_rooms() if known.get(r.room_id) is None]
+        room_ids = [rid for rid in self.hall.store.unfinished_room_ids() if known.get(rid) is None]
         if not room_ids:
             return []
         values = await self.leases.redis.mget([self.leases.lease_key(room_id) for room_id in room_ids])

@@ -48,6 +48,14 @@ SAFETY_MARGIN = 0.05
 """Part of the ttl a lease's local deadline keeps short of Redis's expiry, for clock rate
 differences between this host and Redis's and for the time a request takes to arrive."""
 
+CALLS_IN_FLIGHT = 32
+"""Acquire and release calls (one room each) a node has under way at once; the others wait
+their turn. The Redis client's connection pool holds 100 connections and refuses a call past
+them ("Too many connections"): without this bound a burst (a drain releasing hundreds of
+rooms, many rooms created in one turn) lost the calls past the 100th, so those rooms either
+closed unclaimed or waited out their ttl before another node could adopt them. The rest of
+the pool stays free for the renewals, the adoption scans and the other cluster calls."""
+
 _ACQUIRE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local fence = redis.call('INCR', KEYS[2])
@@ -120,6 +128,8 @@ class RoomLeases:
         self._held: dict[str, Lease] = {}
         self._claims: dict[str, asyncio.Task[Lease | None]] = {}
         self._releases: set[asyncio.Task[None]] = set()
+        self._gate = asyncio.Semaphore(CALLS_IN_FLIGHT)
+        """Bounds this node's per-room calls at once (:data:`CALLS_IN_FLIGHT`)."""
         self._renewer: asyncio.Task[None] | None = None
         self._acquire = redis.register_script(_ACQUIRE)
         self._renew = redis.register_script(_RENEW)
@@ -157,13 +167,15 @@ class RoomLeases:
     async def acquire(self, room_id: str) -> Lease | None:
         """Take the room's lease if no node holds it: the lease, or ``None`` (held elsewhere,
         or Redis failed: the room's writes are refused then)."""
-        sent = self._clock()
+        sent = self._clock()  # before any wait for the gate: the deadline errs on the early side
         try:
-            fence = int(
-                await self._acquire(
-                    keys=[self.lease_key(room_id), self.fence_key(room_id)], args=[self.node_id, self._ttl_ms]
+            async with self._gate:
+                fence = int(
+                    await self._acquire(
+                        keys=[self.lease_key(room_id), self.fence_key(room_id)],
+                        args=[self.node_id, self._ttl_ms],
+                    )
                 )
-            )
         except RedisError as exc:
             log.error("room %s: cannot take its lease (%s); this node will not write it", room_id, exc)
             return None
@@ -187,7 +199,8 @@ class RoomLeases:
 
     async def _delete(self, room_id: str, lease: Lease) -> None:
         try:
-            await self._release(keys=[self.lease_key(room_id)], args=[lease.value])
+            async with self._gate:
+                await self._release(keys=[self.lease_key(room_id)], args=[lease.value])
         except RedisError as exc:  # the key expires by itself within the ttl
             log.warning("room %s: could not release its lease (%s); it expires on its own", room_id, exc)
 

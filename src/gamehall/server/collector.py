@@ -30,6 +30,12 @@ Objects that die without a cycle are freed by reference counting whether frozen 
 The probe (``gc.callbacks``) records each collection's pause: the longest since start and per
 generation in ``/metrics`` (``gamehall_gc_pause_seconds_max``), and the settles' and reclaims'
 work in counters, so a pause budget is checked in production, not only in the bench.
+
+The frozen objects are counted at start and after each reclaim, never by a ``/metrics``
+scrape: ``gc.get_freeze_count()`` walks the whole permanent generation (a linked list of every
+frozen object) with the loop stopped, and at 3,000 AAH tables one scrape stalled every table
+for hundreds of milliseconds (docs/BENCHMARKS.md §20). At start and at a reclaim the heap is
+walked anyway (the reclaim's full collection takes several times longer than the count).
 """
 
 from __future__ import annotations
@@ -93,6 +99,8 @@ class Collector:
         self.reclaims = 0
         self.last_reclaim_s = 0.0
         self.last_reclaim_freed = 0
+        self.frozen_objects = 0
+        """Objects in the permanent generation when last counted (at start, after a reclaim)."""
         self._settle_handle: asyncio.TimerHandle | None = None
         self._reclaim_handle: asyncio.TimerHandle | None = None
         self._thresholds: tuple[int, int, int] | None = None
@@ -103,6 +111,7 @@ class Collector:
         self.probe.install()
         gc.collect()
         gc.freeze()
+        self.frozen_objects = gc.get_freeze_count()
         loop = asyncio.get_running_loop()
         if self.freeze_s > 0 and self._thresholds is None:
             young, middle, _oldest = self._thresholds = gc.get_threshold()
@@ -133,6 +142,7 @@ class Collector:
         gc.unfreeze()
         freed = gc.collect()
         gc.freeze()
+        self.frozen_objects = gc.get_freeze_count()  # part of the reclaim's pause: a walk of its own
         self.last_reclaim_s = time.perf_counter() - began
         self.last_reclaim_freed = freed
         self.reclaims += 1
@@ -170,9 +180,10 @@ class Collector:
         registry.add(
             Gauge(
                 "gamehall_gc_frozen_objects",
-                "Objects in the permanent generation (long-lived, skipped by collections).",
+                "Objects in the permanent generation (long-lived, skipped by collections) when "
+                "last counted: at start and after each reclaim.",
                 (),
-                lambda: {(): float(gc.get_freeze_count())},
+                lambda: {(): float(self.frozen_objects)},
             )
         )
         registry.add(

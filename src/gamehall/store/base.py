@@ -250,6 +250,17 @@ class Store(Protocol):
         """Every room not yet finished, with its log, oldest first (for crash recovery)."""
         ...
 
+    def unfinished_room_ids(self) -> list[str]:
+        """The ids of every room not yet finished, oldest first, and nothing else.
+
+        The rooms of :meth:`unfinished_rooms` without reading a single log: a node's adoption
+        scan (several nodes, :mod:`gamehall.cluster.adoption`) lists the running rooms every
+        few seconds but rebuilds only the few whose owner is gone, so it must not pay for the
+        logs of the hundreds another node is serving. It loads a room (:meth:`load_room`) only
+        once it holds the room's lease.
+        """
+        ...
+
     def recent_rooms(self, limit: int = 50, game: str | None = None) -> list[RoomRecord]:
         """Up to ``limit`` rooms (of ``game`` if given), newest first, without their logs."""
         ...

@@ -190,6 +190,9 @@ class MemoryStore(OneWriteCalls):
         running = [r for r in self._all().values() if r.finished_at is None]
         return [r.to_record(with_entries=True) for r in _oldest_first(running)]
 
+    def unfinished_room_ids(self) -> list[str]:
+        return [r.room_id for r in _oldest_first([r for r in self._all().values() if r.finished_at is None])]
+
     def recent_rooms(self, limit: int = 50, game: str | None = None) -> list[RoomRecord]:
         chosen = [r for r in self._all().values() if game is None or r.game == game]
         newest_first = list(reversed(_oldest_first(chosen)))

@@ -449,6 +449,9 @@ class PostgresStore(OneWriteCalls):
     def unfinished_rooms(self) -> list[RoomRecord]:
         return self._read(_unfinished_rooms)
 
+    def unfinished_room_ids(self) -> list[str]:
+        return self._read(_unfinished_room_ids)
+
     def recent_rooms(self, limit: int = 50, game: str | None = None) -> list[RoomRecord]:
         return self._read(partial(_recent_rooms, limit=max(limit, 0), game=game))
 
@@ -629,6 +632,14 @@ def _unfinished_rooms(conn: psycopg.Connection[Any]) -> list[RoomRecord]:
         ):
             logs[room_id].append(tuple(entry))
     return [_record(row, logs[row[0]]) for row in rows]
+
+
+def _unfinished_room_ids(conn: psycopg.Connection[Any]) -> list[str]:
+    """One query over the partial index ``rooms_unfinished``: no log is read."""
+    rows = conn.execute(
+        "SELECT room_id FROM rooms WHERE finished_at IS NULL ORDER BY created_at, seq"
+    ).fetchall()
+    return [str(row[0]) for row in rows]
 
 
 def _recent_rooms(conn: psycopg.Connection[Any], limit: int, game: str | None) -> list[RoomRecord]:

@@ -243,6 +243,13 @@ class SqliteStore(OneWriteCalls):
                 logs[room_id].append((n, kind, seat, data, at))
         return [_record(row, logs[row[0]]) for row in rows]
 
+    def unfinished_room_ids(self) -> list[str]:
+        with self._transaction() as conn:
+            rows = conn.execute(
+                "SELECT room_id FROM rooms WHERE finished_at IS NULL ORDER BY created_at, rowid"
+            ).fetchall()
+        return [row[0] for row in rows]
+
     def recent_rooms(self, limit: int = 50, game: str | None = None) -> list[RoomRecord]:
         limit = max(limit, 0)
         with self._transaction() as conn:

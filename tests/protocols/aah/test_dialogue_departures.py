@@ -8,6 +8,8 @@ players use the default seed (bob too). White ids are dealt top first: alice 500
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from aah_dialogue_support import AahHarness, LegacyClient, assert_no_crash, dialogue_deck
 from recording_listener import RecordingListener
@@ -412,3 +414,23 @@ def test_a_second_connection_cannot_take_a_seat_back_twice(bytewise: bool) -> No
     second.send("JOIN", "Carol")
     second.send("META", encode_client_meta(200))
     assert second.take() == ["META", "REFUNickname in use."]
+
+
+def test_a_pick_in_the_turn_its_room_closed_is_dropped_not_an_internal_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The room closes (aborted, drained, lease lost) and the seat is gone at once, but the
+    seat's ``DISC`` leaves only with the turn's deliveries, after the commit: with a store that
+    commits in the background (PostgreSQL) a ``PICK`` can arrive in between. It is dropped
+    quietly (the ``DISC`` says why), not answered "Internal error." with a logged traceback."""
+    harness = AahHarness()
+    alice, _bob, _carol = players(harness, "alice", "bob", "carol")  # bob is the czar
+    room = harness.rooms()[0]
+    hand = [frame.args[0] for frame in alice.all_frames() if frame.command == "WHTE"]
+    harness.hall.room(room.room_id).close(CloseReason.SHUTDOWN, "Drained.")
+    with caplog.at_level(logging.ERROR):
+        alice.dialogue.data_received(b"PICK" + hand[-1].encode() + b"\x03")  # before the flush
+    harness.settle()
+    assert "internal error" not in caplog.text
+    assert alice.take() == ["DISCGame ended by server or administrator."]
+    assert_no_crash(harness)

@@ -76,6 +76,10 @@ END_GRACE_S: Final = 2.5
 MAX_PROTOCOL_ERRORS: Final = 20
 """Consecutive rejected inputs before the connection is dropped (7.3)."""
 
+_SEAT_GONE: Final = frozenset({"not_in_room", "no_such_room"})
+"""The hall's refusals of a seated input whose seat or room went earlier in the same turn
+(:meth:`AahDialogue._handle_seated`)."""
+
 PONG: Final = encode_frame(frame("PONG"))
 """The answer to every ``PING``, encoded once (the busiest frame: clients use it as a probe)."""
 
@@ -307,7 +311,16 @@ class AahDialogue:
         if handler is None:  # the codec lets only client commands through
             self.reject(f"Unknown command ({command}).")
             return
-        handler(self, args)
+        try:
+            handler(self, args)
+        except HallError as exc:
+            if exc.code not in _SEAT_GONE:
+                raise
+            # The room closed (aborted, drained, its lease lost) or let this seat go earlier
+            # in this turn; the seat's DISC leaves with the turn's deliveries, after the commit
+            # (with PostgreSQL, a round trip later). Nothing is left to act on, and the DISC
+            # says why: the input is dropped, not answered "Internal error.".
+            log.debug("AAH %s (%s): %s after its seat went: dropped", self._wire.peer, self.nick, command)
 
     # ------------------------------------------------------------------ the handshake (3.2)
 
