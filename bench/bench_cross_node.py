@@ -123,6 +123,7 @@ async def measure(
     players: list[tuple[bool, asyncio.Future[BotStats]]] = []
     for index in range(tables):
         players += await seat_table(home, away, index, rounds, rng)
+        print(f"  table {index + 1} seated", file=sys.stderr, flush=True)
     same, other = Latencies(), Latencies()
     for is_cross, task in players:
         stats = await task

@@ -406,7 +406,7 @@ class Server:
             close_accounts()
         if self._hall is not None:
             self._hall.flush()  # the last logouts' writes, before the store closes
-            await _committed(self._hall, DRAIN_TIMEOUT_S)
+            await _committed(self._hall, self._commit_wait_s())
         if self.relay is not None:
             await self.relay.stop()
         if self.node is not None:
@@ -424,6 +424,16 @@ class Server:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(server.wait_closed(), 1.0)
         self._tcp.clear()
+
+    def _commit_wait_s(self) -> float:
+        """How long a stop waits for the last commits. A node waits up to half its lease ttl:
+        its rooms' last writes (a drain of a thousand rooms is one batch of thousands of
+        writes) and then their lease releases must land, or the rooms wait out the ttl before
+        another node adopts them (docs/BENCHMARKS.md, section 19); no node can adopt them
+        sooner anyway."""
+        if self.node is None:
+            return DRAIN_TIMEOUT_S
+        return max(DRAIN_TIMEOUT_S, self.config.lease_ttl / 2)
 
 
 async def _committed(hall: Hall, timeout_s: float) -> None:

@@ -16,6 +16,10 @@ class WhiteCard:
     card_id: int
     text: str
 
+    def __deepcopy__(self, memo: dict[int, object]) -> WhiteCard:
+        """Immutable: a copy of a game (a cross-node check, hall/cross_node.py) shares it."""
+        return self
+
 
 @dataclass(frozen=True, slots=True)
 class BlackCard:
@@ -26,6 +30,10 @@ class BlackCard:
     pick: int = 1
     draw: int = 1
 
+    def __deepcopy__(self, memo: dict[int, object]) -> BlackCard:
+        """Immutable: a copy of a game shares it."""
+        return self
+
 
 @dataclass(frozen=True, slots=True)
 class Pack:
@@ -35,3 +43,7 @@ class Pack:
     whites: tuple[str, ...]
     blacks: tuple[BlackCard, ...]
     license: str = ""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Pack:
+        """Immutable: a copy of a game shares it."""
+        return self

@@ -102,6 +102,10 @@ class LetterSet:
     name: str
     glyphs: tuple[Glyph, ...]
 
+    def __deepcopy__(self, memo: dict[int, object]) -> LetterSet:
+        """Frozen: a copy of a game shares it."""
+        return self
+
     @classmethod
     def parse(cls, name: str, table: str) -> LetterSet:
         """Read ``glyph count value class`` lines (blank lines ignored)."""

@@ -137,6 +137,11 @@ class Lexicon:
         self.digest = digest
         """SHA-256 (hex) of the normalised list, one word per line with LF: identifies the lexicon."""
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Lexicon:
+        """Never changed once built and shared by every table: a copy of a game (a cross-node
+        check, hall/cross_node.py) shares it instead of copying a million-entry GADDAG."""
+        return self
+
     @classmethod
     def from_words(cls, words: Iterable[str], name: str = "custom") -> Lexicon:
         """A lexicon from words in memory, normalised, without any cache."""
