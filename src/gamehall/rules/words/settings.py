@@ -125,10 +125,10 @@ class Rules:
     solo_min_players: int
     boggle_words_max: int
 
-
     def __deepcopy__(self, memo: dict[int, object]) -> Rules:
         """Frozen: a copy of a game shares it."""
         return self
+
 
 def resolve(config: Mapping[str, JSON]) -> Rules:
     """The :class:`Rules` of a config (validated by :data:`SCHEMA`, or partial: defaults fill in).
