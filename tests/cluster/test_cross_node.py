@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from kill_restart import PausableProxy, ServerProcess, entries_of, first_room
+from kill_restart import NodeProcess, PausableProxy, ServerProcess, entries_of, first_room
 from postgres_support import postgres_schema
 from redis_space import RedisSpace
 
@@ -30,17 +30,16 @@ TTL = 2.0
 SETTINGS = ("aah.autostart_delay=1", "aah.round_gap=0.2", "aah.timeout=60", "aah.aplimit=3")
 
 
-class NodeProcess(ServerProcess):
-    """A server process as node ``node_id`` on the shared Redis and PostgreSQL."""
-
-    def __init__(self, directory: Path, space: RedisSpace, node_id: str, db: str) -> None:
-        directory.mkdir()
-        super().__init__(directory, SETTINGS, db)
-        self.node_args = ["--redis", space.url, "--redis-prefix", space.prefix]
-        self.node_args += ["--node-id", node_id, "--lease-ttl", str(TTL)]
-
-    def command(self) -> list[str]:
-        return [*super().command(), *self.node_args]
+def node(tmp_path: Path, space: RedisSpace, node_id: str, db: str) -> NodeProcess:
+    return NodeProcess(
+        tmp_path / node_id,
+        node_id=node_id,
+        redis_url=space.url,
+        prefix=space.prefix,
+        ttl=TTL,
+        settings=SETTINGS,
+        db=db,
+    )
 
 
 @pytest.fixture
@@ -67,8 +66,8 @@ def bot(port: int, name: str, seed: int) -> AahWireBot:
 async def test_players_on_two_nodes_play_one_aah_table_to_the_end(
     tmp_path: Path, redis_space: RedisSpace, database: str
 ) -> None:
-    node_a = NodeProcess(tmp_path / "a", redis_space, "a", database)
-    node_b = NodeProcess(tmp_path / "b", redis_space, "b", database)
+    node_a = node(tmp_path, redis_space, "a", database)
+    node_b = node(tmp_path, redis_space, "b", database)
     await asyncio.gather(asyncio.to_thread(node_a.start), asyncio.to_thread(node_b.start))
     tasks: list[asyncio.Future[object]] = []
     try:
@@ -98,8 +97,8 @@ async def test_players_on_two_nodes_play_one_aah_table_to_the_end(
 async def test_a_cross_node_table_whose_owner_is_killed_finishes_on_the_other_node(
     tmp_path: Path, redis_space: RedisSpace, database: str
 ) -> None:
-    node_a = NodeProcess(tmp_path / "a", redis_space, "a", database)
-    node_b = NodeProcess(tmp_path / "b", redis_space, "b", database)
+    node_a = node(tmp_path, redis_space, "a", database)
+    node_b = node(tmp_path, redis_space, "b", database)
     await asyncio.gather(asyncio.to_thread(node_a.start), asyncio.to_thread(node_b.start))
     upstream = {"node": node_a}
     proxy = PausableProxy(lambda: upstream["node"].ports["aah"])
@@ -167,8 +166,8 @@ async def test_a_browser_on_another_node_joins_by_room_id_and_plays_mr_jack(
 ) -> None:
     import aiohttp
 
-    node_a = NodeProcess(tmp_path / "a", redis_space, "a", database)
-    node_b = NodeProcess(tmp_path / "b", redis_space, "b", database)
+    node_a = node(tmp_path, redis_space, "a", database)
+    node_b = node(tmp_path, redis_space, "b", database)
     await asyncio.gather(asyncio.to_thread(node_a.start), asyncio.to_thread(node_b.start))
     try:
         async with aiohttp.ClientSession() as http:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from kill_restart import PausableProxy, ServerProcess, entries_of, first_room, has_started
+from kill_restart import NodeProcess, PausableProxy, ServerProcess, entries_of, first_room, has_started
 from postgres_support import postgres_schema
 from redis_space import RedisSpace
 
@@ -36,19 +36,6 @@ from gamehall.store.base import RoomRecord
 
 TTL = 2.0
 SETTINGS = ("aah.autostart_delay=1", "aah.round_gap=0.2", "aah.timeout=60", "aah.aplimit=3")
-
-
-class NodeProcess(ServerProcess):
-    """A crash-test server process as node ``node_id`` on the shared Redis and PostgreSQL."""
-
-    def __init__(self, directory: Path, space: RedisSpace, node_id: str, db: str) -> None:
-        directory.mkdir()
-        super().__init__(directory, SETTINGS, db)
-        self.node_args = ["--redis", space.url, "--redis-prefix", space.prefix]
-        self.node_args += ["--node-id", node_id, "--lease-ttl", str(TTL)]
-
-    def command(self) -> list[str]:
-        return [*super().command(), *self.node_args]
 
 
 @dataclass
@@ -70,8 +57,24 @@ def database(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 async def play_through_failover(tmp_path: Path, space: RedisSpace, db: str, *, drain: bool) -> Failover:
     """One AAH game on node ``a`` that node ``b`` finishes after ``a`` is killed (or drained)."""
-    node_a = NodeProcess(tmp_path / "a", space, "a", db)
-    node_b = NodeProcess(tmp_path / "b", space, "b", db)
+    node_a = NodeProcess(
+        tmp_path / "a",
+        node_id="a",
+        redis_url=space.url,
+        prefix=space.prefix,
+        ttl=TTL,
+        settings=SETTINGS,
+        db=db,
+    )
+    node_b = NodeProcess(
+        tmp_path / "b",
+        node_id="b",
+        redis_url=space.url,
+        prefix=space.prefix,
+        ttl=TTL,
+        settings=SETTINGS,
+        db=db,
+    )
     await asyncio.gather(asyncio.to_thread(node_a.start), asyncio.to_thread(node_b.start))
     upstream = {"node": node_a}
     proxy = PausableProxy(lambda: upstream["node"].ports["aah"])

@@ -16,7 +16,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from kill_restart import ServerProcess
+from kill_restart import NodeProcess
 from postgres_support import postgres_schema
 from redis_space import RedisSpace
 
@@ -25,19 +25,6 @@ from gamehall.bots.aah import AahWireBot
 from gamehall.protocols.aah import texts
 
 TTL = 2.0
-
-
-class NodeProcess(ServerProcess):
-    """A server process as node ``node_id`` on the shared Redis and PostgreSQL."""
-
-    def __init__(self, directory: Path, space: RedisSpace, node_id: str, db: str) -> None:
-        directory.mkdir()
-        super().__init__(directory, (), db)
-        self.node_args = ["--redis", space.url, "--redis-prefix", space.prefix]
-        self.node_args += ["--node-id", node_id, "--lease-ttl", str(TTL)]
-
-    def command(self) -> list[str]:
-        return [*super().command(), *self.node_args]
 
 
 class Browser:
@@ -88,7 +75,17 @@ def database(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 async def nodes(
     tmp_path: Path, redis_space: RedisSpace, database: str
 ) -> AsyncIterator[dict[str, NodeProcess]]:
-    started = {node_id: NodeProcess(tmp_path / node_id, redis_space, node_id, database) for node_id in "ab"}
+    started = {
+        node_id: NodeProcess(
+            tmp_path / node_id,
+            node_id=node_id,
+            redis_url=redis_space.url,
+            prefix=redis_space.prefix,
+            ttl=TTL,
+            db=database,
+        )
+        for node_id in "ab"
+    }
     await asyncio.gather(*(asyncio.to_thread(node.start) for node in started.values()))
     try:
         yield started

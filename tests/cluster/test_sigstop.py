@@ -12,7 +12,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from kill_restart import LOOPBACK, ServerProcess
+from kill_restart import LOOPBACK, NodeProcess
 from redis_space import RedisSpace
 
 import gamehall
@@ -20,18 +20,6 @@ from gamehall.cluster import RoomLeases
 from gamehall.hall.hall import LEASE_LOST_TEXT
 
 TTL = 1.0
-
-
-class NodeProcess(ServerProcess):
-    """The crash tests' server process, as node ``node_id`` of the test's Redis space."""
-
-    def __init__(self, directory: Path, space: RedisSpace, node_id: str) -> None:
-        super().__init__(directory)
-        self.node_args = ["--redis", space.url, "--redis-prefix", space.prefix]
-        self.node_args += ["--node-id", node_id, "--lease-ttl", str(TTL)]
-
-    def command(self) -> list[str]:
-        return [*super().command(), *self.node_args]
 
 
 async def next_message(ws: aiohttp.ClientWebSocketResponse, kind: str, timeout: float = 10) -> dict[str, Any]:
@@ -47,7 +35,7 @@ async def test_a_paused_owner_writes_nothing_after_it_continues(
 ) -> None:
     # the child runs the gamehall under test, wherever this run imports it from
     monkeypatch.setenv("PYTHONPATH", str(Path(gamehall.__file__).parents[1]))
-    node_a = NodeProcess(tmp_path, redis_space, "a")
+    node_a = NodeProcess(tmp_path, node_id="a", redis_url=redis_space.url, prefix=redis_space.prefix, ttl=TTL)
     node_a.start()
     process = node_a.process
     assert process is not None

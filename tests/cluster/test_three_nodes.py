@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 import redis
-from kill_restart import ServerProcess
+from kill_restart import NodeProcess
 from postgres_support import postgres_schema
 from redis_space import REDIS_URL
 
@@ -42,19 +42,6 @@ SETTINGS = (
     "words.pause_s=0", "words.grace_s=1", "words.end_turn_when_all_moved=true",
 )  # fmt: skip
 GAME_TIMEOUT_S = 240
-
-
-class NodeProcess(ServerProcess):
-    """A server process as node ``node_id`` of the module's hall."""
-
-    def __init__(self, directory: Path, prefix: str, node_id: str, db: str) -> None:
-        directory.mkdir()
-        super().__init__(directory, SETTINGS, db)
-        self.node_args = ["--redis", REDIS_URL, "--redis-prefix", prefix]
-        self.node_args += ["--node-id", node_id, "--lease-ttl", str(TTL)]
-
-    def command(self) -> list[str]:
-        return [*super().command(), *self.node_args]
 
 
 @dataclass
@@ -90,7 +77,12 @@ def hall3(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall3]:
     root = tmp_path_factory.mktemp("three-nodes")
     try:
         with postgres_schema() as db:
-            nodes = {n: NodeProcess(root / n, prefix, n, db) for n in ("a", "b", "c")}
+            nodes = {
+                n: NodeProcess(
+                    root / n, node_id=n, redis_url=REDIS_URL, prefix=prefix, ttl=TTL, settings=SETTINGS, db=db
+                )
+                for n in ("a", "b", "c")
+            }
             try:
                 for node in nodes.values():
                     node.start()

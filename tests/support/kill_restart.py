@@ -196,6 +196,30 @@ class ServerProcess:
         return record  # type: ignore[no-any-return]
 
 
+class NodeProcess(ServerProcess):
+    """A :class:`ServerProcess` as node ``node_id`` of a hall on Redis (``--redis``): the
+    cluster tests' nodes. ``prefix`` is the hall's key prefix, ``ttl`` the lease ttl."""
+
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        node_id: str,
+        redis_url: str,
+        prefix: str,
+        ttl: float,
+        settings: Iterable[str] = (),
+        db: str | None = None,
+    ) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        super().__init__(directory, settings, db)
+        self.node_args = ["--redis", redis_url, "--redis-prefix", prefix]
+        self.node_args += ["--node-id", node_id, "--lease-ttl", str(ttl)]
+
+    def command(self) -> list[str]:
+        return [*super().command(), *self.node_args]
+
+
 def entries_of(record: RoomRecord) -> list[tuple[int, str, int | None, Any]]:
     """A log as comparable tuples (the wall-clock time of each entry left out)."""
     return [_entry(e) for e in record.entries]
