@@ -516,6 +516,10 @@ class CrossNodePlay:
         replica = self.replicas.get(room_id)
         if replica is None or not replica.owner:
             return
+        record = self.hall.store.load_room(room_id)
+        if record is None or record.finished:  # it ended there (its steps were on their way)
+            self.close_replica(replica, CloseReason.GAME_OVER, "")
+            return
         log.info("room %s: its owner %s gave it up; waiting for the next one", room_id, replica.owner)
         replica.owner = ""
         self._refuse_pending(replica, "This game moved to another server; decide again.")
