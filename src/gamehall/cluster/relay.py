@@ -137,8 +137,11 @@ class Relay:
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            with contextlib.suppress(asyncio.CancelledError):
+                try:
+                    await task
+                except Exception:
+                    log.exception("the relay's %s task had failed", task.get_name())
         self._lookup.close()
         await self._reader.aclose()
 
@@ -147,21 +150,37 @@ class Relay:
             await self._wake.wait()
             self._wake.clear()
             batches, self._outgoing = self._outgoing, defaultdict(list)
-            batches = {node: messages for node, messages in batches.items() if messages}
-            if not batches:
+            packed = {node: self._pack(node, messages) for node, messages in batches.items() if messages}
+            if not packed:
                 continue
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for node, messages in batches.items():
-                        pipe.xadd(
-                            self.inbox(node), {"m": pack(messages)}, maxlen=INBOX_MAXLEN, approximate=True
-                        )
+                    for node, data in packed.items():
+                        pipe.xadd(self.inbox(node), {"m": data}, maxlen=INBOX_MAXLEN, approximate=True)
                     await pipe.execute()
                 self.sent += sum(len(m) for m in batches.values())
             except (RedisError, OSError) as exc:
                 log.error(
                     "cannot send %d message(s) to other nodes: %s", sum(map(len, batches.values())), exc
                 )
+            except Exception:  # the sender must outlive any one batch: it carries every message
+                log.exception("sending to other nodes failed; the next batches go on")
+
+    def _pack(self, node: str, messages: list[Message]) -> bytes:
+        """The batch for ``node``; a message that cannot be packed is logged and left out
+        (the rest still goes: one bad event must not silence the node)."""
+        try:
+            return pack(messages)
+        except CodecError:
+            kept = []
+            for message in messages:
+                try:
+                    pack(message)
+                except CodecError as exc:
+                    log.error("a message to node %s cannot be sent (%s): %r", node, exc, message[:3])
+                else:
+                    kept.append(message)
+            return pack(kept)
 
     async def _read_forever(self) -> None:
         last = "0-0"
@@ -204,6 +223,8 @@ class Relay:
                 await self._check_owners()
             except (RedisError, OSError) as exc:
                 log.warning("cannot check the other nodes: %s", exc)
+            except Exception:  # the checks must go on: they are what notices a dead node
+                log.exception("checking the other nodes failed; trying again in ttl / 3")
 
     async def _check_origins(self) -> None:
         """Drop the members of nodes that are gone."""
