@@ -357,6 +357,15 @@ class ReplicaRoom(Room):
                 self.members.pop(member.name.lower(), None)
 
     def _apply_events(self, first_seq: int, events: list[Event]) -> None:
+        if log.isEnabledFor(logging.DEBUG):
+            here = sum(1 for m in self.members.values() if m.listener is not None)
+            log.debug(
+                "room %s: events %d.. (%d) for %d connection(s) here",
+                self.room_id,
+                first_seq,
+                len(events),
+                here,
+            )
         self._seq = first_seq - 1
         self._publish(events)
         self._tell_view_watchers()
@@ -688,6 +697,7 @@ class CrossNodePlay:
     # ================================================================ owner side
 
     def _on_follow(self, room_id: str, origin: str) -> None:
+        log.debug("room %s: node %s follows it", room_id, origin)
         room = self.hall.directory.get(room_id)
         if room is None or room.closed:
             self.port.send(origin, ["gone", room_id])
@@ -698,6 +708,7 @@ class CrossNodePlay:
         self.hall.outbox.send(room_id, partial(self.port.send, origin, sync))
 
     def _on_unfollow(self, room_id: str, origin: str) -> None:
+        log.debug("room %s: node %s no longer follows it", room_id, origin)
         followers = self._followers.get(room_id)
         if followers is not None:
             followers.discard(origin)
@@ -722,6 +733,7 @@ class CrossNodePlay:
         self, origin: str, input_id: int, room_id: str, op: str, name: str, args: list[Any]
     ) -> None:
         if input_id <= self._applied.get(origin, 0):
+            log.debug("input %d of node %s ignored: applied already", input_id, origin)
             return  # applied already: inputs are never applied twice
         self._applied[origin] = input_id
         room = self.hall.directory.get(room_id)
@@ -738,6 +750,7 @@ class CrossNodePlay:
             answer = ["refused", input_id, "hall", exc.code, exc.reason]
         else:
             answer = ["done", input_id]
+        log.debug("input %d of node %s (%s %s in %s): %s", input_id, origin, name, op, room_id, answer[0])
         # after the commit of what the input wrote, behind its steps
         self.hall.outbox.send(room_id, partial(self.port.send, origin, answer))
         self.hall.outbox.poke()
