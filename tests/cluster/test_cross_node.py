@@ -18,13 +18,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from kill_restart import NodeProcess, PausableProxy, ServerProcess, entries_of, first_room
+from kill_restart import NodeProcess, PausableProxy, entries_of, finished, first_room, joined
 from postgres_support import postgres_schema
 from redis_space import RedisSpace
 
 import gamehall
 from gamehall.bots.aah import AahWireBot
-from gamehall.store.base import RoomRecord
 
 TTL = 2.0
 SETTINGS = ("aah.autostart_delay=1", "aah.round_gap=0.2", "aah.timeout=60", "aah.aplimit=3")
@@ -47,16 +46,6 @@ def database(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     monkeypatch.setenv("PYTHONPATH", str(Path(gamehall.__file__).parents[1]))
     with postgres_schema() as url:
         yield url
-
-
-def joined(record: RoomRecord) -> list[str]:
-    return [str(e.data["name"]) for e in record.entries if e.kind == "join" and isinstance(e.data, dict)]
-
-
-async def finished(node: ServerProcess, room_id: str) -> RoomRecord:
-    while not (record := await asyncio.to_thread(node.room, room_id)).finished:
-        await asyncio.sleep(0.05)
-    return record
 
 
 def bot(port: int, name: str, seed: int) -> AahWireBot:
@@ -178,8 +167,8 @@ async def test_a_browser_on_another_node_joins_by_room_id_and_plays_mr_jack(
                 await client.send({"t": "hello", "v": 2, "name": name, "token": None})
                 await client.until(lambda m: m.get("t") == "welcome")
             await ann.send({"t": "create", "game": "mrjack", "settings": {}})
-            joined = await ann.until(lambda m: m.get("t") == "joined")
-            room_id = joined["room"]["id"]  # type: ignore[index]
+            ann_joined = await ann.until(lambda m: m.get("t") == "joined")
+            room_id = ann_joined["room"]["id"]  # type: ignore[index]
 
             ref = await bob.send({"t": "join", "room": room_id})
             bob_joined = await bob.until(lambda m: m.get("t") in ("joined", "error") and m.get("ref") == ref)
@@ -189,7 +178,7 @@ async def test_a_browser_on_another_node_joins_by_room_id_and_plays_mr_jack(
             view = await bob.until(lambda m: m.get("t") == "view")
             assert view["seat"] == 1 and view["seq"] >= seen_by_ann["seq"]  # type: ignore[operator]
             record = await asyncio.to_thread(node_a.room, str(room_id))
-            assert joined_names(record) == ["ann", "bob"]
+            assert joined(record) == ["ann", "bob"]
             await ws_a.close()
             await ws_b.close()
     except BaseException:
@@ -204,7 +193,3 @@ def is_event(message: dict[str, object], kind: str, **fields: object) -> bool:
     if message.get("t") != "event" or not isinstance(event, dict) or event.get("type") != kind:
         return False
     return all(event.get(k) == v for k, v in fields.items())
-
-
-def joined_names(record: RoomRecord) -> list[str]:
-    return joined(record)

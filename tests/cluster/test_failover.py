@@ -26,7 +26,15 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from kill_restart import NodeProcess, PausableProxy, ServerProcess, entries_of, first_room, has_started
+from kill_restart import (
+    NodeProcess,
+    PausableProxy,
+    ServerProcess,
+    entries_of,
+    finished,
+    first_room,
+    has_started,
+)
 from postgres_support import postgres_schema
 from redis_space import RedisSpace
 
@@ -146,12 +154,6 @@ async def settled(node: ServerProcess, room_id: str, still_s: float = 0.5) -> Ro
         now = await asyncio.to_thread(node.room, room_id)
         if len(now.entries) != len(record.entries):
             record, since = now, time.monotonic()
-    return record
-
-
-async def finished(node: ServerProcess, room_id: str) -> RoomRecord:
-    while not (record := await asyncio.to_thread(node.room, room_id)).finished:
-        await asyncio.sleep(0.05)
     return record
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 import redis
-from kill_restart import NodeProcess
+from kill_restart import NodeProcess, finished, joined
 from postgres_support import postgres_schema
 from redis_space import REDIS_URL
 
@@ -101,10 +101,6 @@ def hall3(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall3]:
         client.close()
 
 
-def joined(record: RoomRecord) -> list[str]:
-    return [str(e.data["name"]) for e in record.entries if e.kind == "join" and isinstance(e.data, dict)]
-
-
 async def the_room(hall: Hall3, game: str, has: str) -> RoomRecord:
     """The newest room of ``game`` in the shared store that ``has`` joined."""
     node = hall.nodes["a"]
@@ -113,12 +109,6 @@ async def the_room(hall: Hall3, game: str, has: str) -> RoomRecord:
             if has in joined(record):
                 return record
         await asyncio.sleep(0.05)
-
-
-async def finished(hall: Hall3, room_id: str) -> RoomRecord:
-    while not (record := await asyncio.to_thread(hall.nodes["a"].room, room_id)).finished:
-        await asyncio.sleep(0.05)
-    return record
 
 
 async def play(
@@ -136,7 +126,7 @@ async def play(
                 # the same seat, and the owner refuses the second (docs/scale-out.md)
                 await asyncio.sleep(0.5)
                 tasks.append(asyncio.ensure_future(run()))
-            record = await finished(hall, room.room_id)
+            record = await finished(hall.nodes["a"], room.room_id)
             results = await asyncio.gather(*tasks)
         result = record.result
         assert result is not None and result["termination"] == "normal", result

@@ -220,6 +220,18 @@ class NodeProcess(ServerProcess):
         return [*super().command(), *self.node_args]
 
 
+def joined(record: RoomRecord) -> list[str]:
+    """The names of a room's log's joins, in order."""
+    return [str(e.data["name"]) for e in record.entries if e.kind == "join" and isinstance(e.data, dict)]
+
+
+async def finished(server: ServerProcess, room_id: str) -> RoomRecord:
+    """The room's record once its game has finished in ``server``'s store."""
+    while not (record := await asyncio.to_thread(server.room, room_id)).finished:
+        await asyncio.sleep(0.05)
+    return record
+
+
 def entries_of(record: RoomRecord) -> list[tuple[int, str, int | None, Any]]:
     """A log as comparable tuples (the wall-clock time of each entry left out)."""
     return [_entry(e) for e in record.entries]

@@ -491,8 +491,10 @@ class CrossNodePlay:
 
     def unfollow_if_idle(self, replica: ReplicaRoom) -> None:
         """Stop following a room nobody here is connected to (its answers still pending wait)."""
-        if self.replicas.get(replica.room_id) is not replica or self._in_use(replica):
-            return
+        if self.replicas.get(replica.room_id) is replica and not self._in_use(replica):
+            self._unfollow(replica)
+
+    def _unfollow(self, replica: ReplicaRoom) -> None:
         self._forget(replica)
         self.port.send(replica.owner, ["unfollow", replica.room_id, self.port.node_id])
 
@@ -595,8 +597,7 @@ class CrossNodePlay:
             elif replica.idle_since is None:
                 replica.idle_since = now
             elif now - replica.idle_since >= IDLE_REPLICA_S:
-                self._forget(replica)
-                self.port.send(replica.owner, ["unfollow", replica.room_id, self.port.node_id])
+                self._unfollow(replica)
 
     def _in_use(self, replica: ReplicaRoom) -> bool:
         return any(m.listener is not None for m in replica.members.values()) or any(
@@ -620,7 +621,6 @@ class CrossNodePlay:
             for call in pending.after:
                 self.hall.tell(call)
             self.holds.release(input_id)
-            replica = self.replicas.get(pending.room_id)
             if replica is not None:
                 self.unfollow_if_idle(replica)
         return pending
