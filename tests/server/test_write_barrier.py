@@ -67,6 +67,55 @@ async def test_the_hook_runs_before_the_write_and_its_deliveries_share_it() -> N
         await server.wait_closed()
 
 
+async def test_a_connection_the_held_barrier_delivered_to_writes_when_it_resumes() -> None:
+    """The barrier's flush may deliver to a connection that had nothing queued yet (a replica
+    handing a room's events to its one player here) and then hold, because a forwarded input
+    is not answered yet: that connection is held with the others and writes on resume, rather
+    than being left registered for a flush that never comes."""
+    dialogues: list[EchoDialogue] = []
+    resumes: list[Callable[[], None]] = []
+
+    def make_dialogue(wire: Wire) -> EchoDialogue:
+        dialogue = EchoDialogue(wire)
+        dialogues.append(dialogue)
+        return dialogue
+
+    def before_write(resume: Callable[[], None]) -> bool:  # stands in for Hall.write_barrier
+        if len(dialogues) < 2 or resumes:
+            return True
+        dialogues[1].wire.send(b"delivered\n")  # to the other connection, idle until now
+        resumes.append(resume)
+        return False  # a forwarded input still holds the barrier
+
+    metrics = ServerMetrics()
+    metrics.add_protocol("echo")
+    tracker = ConnectionTracker(0)
+    factory = connection_factory(
+        "echo", make_dialogue, ConnectionLimits(), metrics, tracker, before_write=before_write
+    )
+    server = await start_tcp("echo", "127.0.0.1", 0, factory)
+    try:
+        first = await asyncio.open_connection("127.0.0.1", bound_port(server))
+        second = await asyncio.open_connection("127.0.0.1", bound_port(server))
+        while len(dialogues) < 2:
+            await asyncio.sleep(0.01)
+        first[1].write(b"echo answer\n")
+        await first[1].drain()
+        while not resumes:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)  # held: neither connection has written
+        assert dialogues[0].wire.writes == dialogues[1].wire.writes == 0  # type: ignore[attr-defined]
+        resumes[0]()
+        assert await asyncio.wait_for(first[0].readline(), 5.0) == b"answer\n"
+        assert await asyncio.wait_for(second[0].readline(), 5.0) == b"delivered\n"
+        first[1].close()
+        second[1].close()
+    finally:
+        await tracker.drain(1.0)
+        server.close()
+        await server.wait_closed()
+
+
 # ------------------------------------------------------------ a real hall, a background store
 
 

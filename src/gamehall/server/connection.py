@@ -655,9 +655,12 @@ class ListenerBatch:
             # the hall's write barrier: commit this turn's writes, then deliver; what it
             # delivers to a connection already registered goes out in that connection's write
             # below. While a background commit holds some of the writes, the connections keep
-            # their output (and their registration) until it has finished.
-            held = [(connection, len(connection._pending)) for connection in self._dirty]
+            # their output (and their registration) until it has finished: those registered
+            # before and those the barrier's own flush delivered to (a connection with nothing
+            # queued until then), counted once the barrier has answered.
+            held: list[tuple[TcpConnection, int]] = []
             if not self._before_write(lambda: self._release(held)):
+                held.extend((connection, len(connection._pending)) for connection in self._dirty)
                 self._dirty = []
                 self._count()
                 return
