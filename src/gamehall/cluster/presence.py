@@ -11,7 +11,9 @@ Keys and channels (``{prefix}`` is ``--redis-prefix``):
   makes it (``+\\nname\\nvalue``, ``-\\nname\\nnode``), so every node sees the changes in
   the order Redis made them;
 - channel ``{prefix}chat``: shouts and notices (JSON), for every node;
-- channel ``{prefix}chat:{node}``: whispers to the users online on ``node``.
+- channel ``{prefix}chat:{node}``: what goes to one user online on ``node``: whispers, and
+  invitations (``"kind": "invite"``) and the notices that tell an inviter one was not shown
+  (``"kind": "notice"``), JSON; a message without ``kind`` is a whisper.
 
 Each node keeps a copy of the hash (:meth:`RedisPresence.holder` reads it, no round trip):
 loaded once after subscribing to the channel, then kept current by its messages. Replaying the
@@ -42,7 +44,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
-from gamehall.hall.presence import Holder, PresenceEvents
+from gamehall.hall.presence import Holder, Invitation, PresenceEvents
 from gamehall.protocols._core import ChatSaid, Notice
 
 log = logging.getLogger("gamehall.cluster")
@@ -175,6 +177,14 @@ class RedisPresence:
 
     def whisper(self, node: str, event: ChatSaid) -> None:
         message = {"node": self.node_id, "sender": event.sender, "text": event.text, "to": event.to}
+        self._queue(("publish", self.whisper_channel(node), orjson.dumps(message).decode()))
+
+    def invite(self, node: str, room_id: str, inviter: str, name: str) -> None:
+        message = {"node": self.node_id, "kind": "invite", "room": room_id, "inviter": inviter, "to": name}
+        self._queue(("publish", self.whisper_channel(node), orjson.dumps(message).decode()))
+
+    def notify(self, node: str, name: str, notice: Notice) -> None:
+        message = {"node": self.node_id, "kind": "notice", "text": notice.text, "to": name}
         self._queue(("publish", self.whisper_channel(node), orjson.dumps(message).decode()))
 
     # ---------------------------------------------------------------- start and stop
@@ -331,7 +341,7 @@ class RedisPresence:
                 self._changed(data)
             else:
                 self._chat(channel, orjson.loads(data))
-        except ValueError:
+        except (ValueError, KeyError):
             log.warning("presence: a message not understood on %s: %.80r", channel, data)
 
     def _changed(self, data: str) -> None:
@@ -348,6 +358,9 @@ class RedisPresence:
     def _chat(self, channel: str, message: dict[str, Any]) -> None:
         if self._events is None or message.get("node") == self.node_id:
             return
+        if channel != self.chat_channel and "kind" in message:
+            self._for_one_user(message)
+            return
         sender, text = message.get("sender"), str(message.get("text", ""))
         event: ChatSaid | Notice
         if channel != self.chat_channel:
@@ -357,6 +370,18 @@ class RedisPresence:
         else:
             event = ChatSaid(sender=str(sender), text=text, scope="broadcast")
         self._events.hall_event(event)
+
+    def _for_one_user(self, message: dict[str, Any]) -> None:
+        """An invitation or a notice for one user of this node (see the module docstring)."""
+        assert self._events is not None
+        kind, to = message["kind"], str(message["to"])
+        if kind == "invite":
+            invitation = Invitation(str(message["node"]), str(message["room"]), str(message["inviter"]), to)
+            self._events.invitation(invitation)
+        elif kind == "notice":
+            self._events.user_notice(to, Notice(text=str(message["text"])))
+        else:  # a newer node's kind: ignored, as a message not understood
+            raise ValueError(kind)
 
     def _reclaim(self, key: str) -> None:
         """Claim a wanted name again, with the value the hall last gave it."""

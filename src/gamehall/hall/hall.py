@@ -26,12 +26,12 @@ from gamehall.hall.chat_memory import ChatMemory
 from gamehall.hall.contests import ContestBoard
 from gamehall.hall.cross_node import CrossNodePlay, NodePort
 from gamehall.hall.directory import LocalDirectory, RoomDirectory, RoomRule
-from gamehall.hall.invites import invite_to_room
+from gamehall.hall.invites import invite_to_room, offer_remote_invitation
 from gamehall.hall.lobby_feed import LobbyFeed
 from gamehall.hall.outbox import Outbox, Waiter
 from gamehall.hall.ownership import Ownership
 from gamehall.hall.passwords import PasswordCache
-from gamehall.hall.presence import Holder, Presence, PresenceEvents
+from gamehall.hall.presence import Holder, Invitation, Presence, PresenceEvents
 from gamehall.hall.recovery import BotSeat, held_seats, restore_rooms, retake_seat
 from gamehall.hall.room import Room
 from gamehall.hall.shared_rooms import RemoteRooms, SharedRooms
@@ -203,7 +203,11 @@ class Hall:
         self._users: dict[str, User] = {}
         self.presence = presence
         if presence is not None:
-            presence.attach(PresenceEvents(self.name_lost, self.remote_hall_event))
+            presence.attach(
+                PresenceEvents(
+                    self.name_lost, self.remote_hall_event, self.remote_invitation, self.remote_user_notice
+                )
+            )
         self._room_counter = 0
         self._bot_seater = bot_seater
         self.lobby = LobbyFeed(self.outbox.poke)
@@ -625,6 +629,20 @@ class Hall:
         sender = event.sender if isinstance(event, ChatSaid) else None
         self.chat_memory.hall_said(sender, event.text, self._wall_time())
         self._tell_everyone(event)
+
+    def remote_invitation(self, invitation: Invitation) -> None:
+        """An invitation made on another node for a user of this one
+        (:mod:`gamehall.hall.invites`): offered at once, as a local invitation is offered
+        within the inviter's request (this comes from the network, no hall call is on the
+        stack)."""
+        offer_remote_invitation(self, invitation)
+
+    def remote_user_notice(self, name: str, notice: Notice) -> None:
+        """A server line from another node for one user of this node (an invitation they
+        made could not be shown there); dropped if they left meanwhile."""
+        user = self._users.get(name.lower())
+        if user is not None and user.listener is not None:
+            self.tell(user.listener.hall_event, notice)
 
     def _game_type(self, game: str) -> GameType:
         game_type = self.game_types.get(game)

@@ -6,7 +6,8 @@ names and chat"), a name must be unique hall-wide and hall chat must reach every
 hall's :class:`Presence` keeps a local, always-current copy of every name online or holding
 seats on any node, so that the hall's synchronous calls (a protocol's login, ``name_free``,
 a whisper) answer without a round trip; it claims this node's names in the shared store in the
-background, and it carries hall chat and whispers to the other nodes.
+background, and it carries hall chat, whispers and invitations (:class:`Invitation`, with the
+notice that tells an inviter their invitation could not be shown) to the other nodes.
 
 Two nodes that let one name in at the same moment (neither knew of the other's login yet)
 both claim it; the shared store orders the claims and the later one loses: its node is told
@@ -35,6 +36,18 @@ class Holder(NamedTuple):
     """The name as its user spelled it."""
 
 
+class Invitation(NamedTuple):
+    """An invitation made on another node for a user online on this one
+    (:meth:`Presence.invite`, :mod:`gamehall.hall.invites`)."""
+
+    node: str
+    """The inviter's node: where a refusal is told (:meth:`Presence.notify`)."""
+    room_id: str
+    inviter: str
+    name: str
+    """The invitee, as the inviter's node knows the name (any case)."""
+
+
 class PresenceEvents(NamedTuple):
     """What the presence tells the hall (called outside any hall call, from the network)."""
 
@@ -42,6 +55,10 @@ class PresenceEvents(NamedTuple):
     """A name this node let in was claimed first by another node (the lower-cased name)."""
     hall_event: Callable[[ChatSaid | Notice], None]
     """A shout, notice or whisper from another node for this node's users."""
+    invitation: Callable[[Invitation], None]
+    """An invitation from another node for one of this node's users."""
+    user_notice: Callable[[str, Notice], None]
+    """A server line from another node for one of this node's users only (its name)."""
 
 
 class Presence(Protocol):
@@ -73,4 +90,15 @@ class Presence(Protocol):
 
     def whisper(self, node: str, event: ChatSaid) -> None:
         """Send a private line to its target, online on ``node``."""
+        ...
+
+    def invite(self, node: str, room_id: str, inviter: str, name: str) -> None:
+        """Send ``inviter``'s invitation to ``room_id`` to ``name``, online on ``node``, whose
+        hall offers it to them (:attr:`PresenceEvents.invitation`), after this node's earlier
+        lines."""
+        ...
+
+    def notify(self, node: str, name: str, notice: Notice) -> None:
+        """Send a server line to ``name`` only, online on ``node``
+        (:attr:`PresenceEvents.user_notice`): why an invitation from there was not shown."""
         ...
