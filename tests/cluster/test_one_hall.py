@@ -54,13 +54,18 @@ class Browser:
     async def hall_event(self) -> dict[str, Any]:
         """The next ``hall`` message (whisper, shout, notice) not returned yet, whether it
         came before the answer to a request or comes later."""
+        event: dict[str, Any] = (await self.take("hall"))["event"]
+        return event
+
+    async def take(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """The next message of type ``kind`` (with these fields) not returned yet, whether
+        it came before the answer to a request or comes later."""
         async with asyncio.timeout(5):
             while True:
                 for i, message in enumerate(self.received):
-                    if message["t"] == "hall":
+                    if message["t"] == kind and all(message.get(k) == v for k, v in fields.items()):
                         del self.received[i]
-                        event: dict[str, Any] = message["event"]
-                        return event
+                        return message
                 await self.next()
 
 
@@ -181,3 +186,53 @@ async def test_whispers_and_shouts_cross_nodes_and_protocols(
         assert shout["scope"] == "broadcast" and shout["sender"] == "Carol" and shout["text"] == "hello hall"
         await dora.wait_for(lambda: heard(dora, "Carol to everyone: hello hall"))
         await dora.close()
+
+
+async def listed(http: aiohttp.ClientSession, node: NodeProcess, room_id: str) -> None:
+    """Until ``node``'s lobby lists ``room_id`` (the shared directory carried it there)."""
+    async with asyncio.timeout(5):
+        while True:
+            async with http.get(f"http://127.0.0.1:{node.ports['web']}/api/rooms/{room_id}") as response:
+                if response.status == 200:
+                    return
+            await asyncio.sleep(0.05)
+
+
+async def test_an_invitation_crosses_nodes_and_the_invitee_joins_by_it(
+    nodes: dict[str, NodeProcess], redis_space: RedisSpace
+) -> None:
+    a, b = nodes["a"], nodes["b"]
+    async with aiohttp.ClientSession() as http:
+        ann, _ = await browser_login(http, a, "ann")
+        bob, answer = await browser_login(http, b, "Bob")
+        assert answer["t"] == "welcome"
+        eve = await aah_login(b, "eve")
+        for name in ("bob", "eve"):
+            await known_hall_wide(redis_space, name)
+        created = await ann.request({"t": "create", "game": "mrjack", "settings": {}})
+        assert created["t"] == "joined", created
+        room_id = created["room"]["id"]
+        await listed(http, b, room_id)
+
+        assert (await ann.request({"t": "invite", "room": room_id, "name": "bob"}))["t"] == "ok"
+        invited = await bob.take("invited")
+        assert invited["by"] == "ann" and invited["room"]["id"] == room_id
+        joined = await bob.request({"t": "join", "room": room_id})  # accepting: a join by id
+        assert joined["t"] == "joined" and joined["seat"] == 1, joined
+        while (await ann.take("event", room=room_id))["event"] != {
+            "type": "SeatJoined",
+            "seat": 1,
+            "name": "Bob",
+        }:
+            pass  # until node a, the room's, seated bob
+
+        answer = await ann.request({"t": "invite", "room": room_id, "name": "BOB"})
+        assert answer["t"] == "error" and answer["code"] == "already_in_room", answer
+        answer = await ann.request({"t": "invite", "room": room_id, "name": "nobody"})
+        assert answer["t"] == "error" and answer["code"] == "no_such_user", answer
+
+        # AAH has no invitations: only node b knows, after ann's ok; it tells her as a notice
+        assert (await ann.request({"t": "invite", "room": room_id, "name": "eve"}))["t"] == "ok"
+        notice = await ann.hall_event()
+        assert notice == {"type": "Notice", "text": "eve plays over aah, which has no invitations."}
+        await eve.close()

@@ -13,14 +13,14 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import pytest
-from recording_listener import RecordingListener
+from recording_listener import InvitableListener, RecordingListener
 from redis_space import RedisSpace
 from toy_game import TOY
 
 from gamehall.cluster import RedisPresence
 from gamehall.hall import Hall
 from gamehall.hall.hall import NAME_TAKEN_TEXT, Session
-from gamehall.protocols._core import ChatSaid, CloseReason, HallError
+from gamehall.protocols._core import ChatSaid, CloseReason, HallError, Notice
 from gamehall.server.clock import LoopClock
 from gamehall.store.memory import MemoryStore
 
@@ -217,6 +217,34 @@ async def test_a_whisper_crosses_nodes_and_an_offline_name_is_refused(redis_spac
         assert ned_hears.hall_events == []
         with pytest.raises(HallError) as error:
             lea.whisper("nobody", "hello?")
+        assert error.value.code == "no_such_user"
+
+
+async def test_an_invitation_crosses_nodes_and_a_refusal_comes_back_as_a_notice(
+    redis_space: RedisSpace,
+) -> None:
+    async with two_nodes(redis_space) as (a, b):
+        ora, ora_hears = a.login("ora", protocol="web")
+        room_id = ora.create_room("toy").room_id
+        ora.join(room_id)
+        pia_hears, quin_hears = InvitableListener(), InvitableListener(free=False)
+        b.hall.login("Pia", pia_hears, protocol="web")
+        b.hall.login("quin", quin_hears, protocol="cg")
+        await until(lambda: a.presence.holder("pia") is not None and a.presence.holder("quin") is not None)
+
+        a.hall.invite(room_id, "ora", "pia")
+        await until(lambda: bool(pia_hears.invitations))
+        assert pia_hears.invitations == [(room_id, "ora")]
+
+        a.hall.invite(room_id, "ora", "quin")  # busy there: known on b only, told back to ora
+        await until(lambda: bool(ora_hears.hall_events))
+        assert ora_hears.hall_events == [
+            Notice(text="quin cannot take an invitation now (in another lobby or game).")
+        ]
+        assert quin_hears.invitations == []
+
+        with pytest.raises(HallError) as error:
+            a.hall.invite(room_id, "ora", "nobody")
         assert error.value.code == "no_such_user"
 
 

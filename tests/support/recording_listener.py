@@ -33,3 +33,19 @@ class RecordingListener:
 
     def seqs(self) -> list[int]:
         return [d.seq for _, d in self.deliveries]
+
+
+@dataclass
+class InvitableListener(RecordingListener):
+    """A connection whose protocol carries invitations (``Invitable``, as the browser's and
+    cg's do): it records them."""
+
+    free: bool = True
+    """Whether it can show an invitation now (``False``: busy in another lobby or game)."""
+    invitations: list[tuple[str, str]] = field(default_factory=list)
+    """(room id, inviter) of each invitation shown."""
+
+    def invited(self, room_id: str, inviter: str) -> bool:
+        if self.free:
+            self.invitations.append((room_id, inviter))
+        return self.free
