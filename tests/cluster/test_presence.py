@@ -248,6 +248,19 @@ async def test_an_invitation_crosses_nodes_and_a_refusal_comes_back_as_a_notice(
         assert error.value.code == "no_such_user"
 
 
+async def test_a_message_for_one_user_not_understood_is_dropped(redis_space: RedisSpace) -> None:
+    async with two_nodes(redis_space) as (a, _):
+        _, xia_hears = a.login("xia", protocol="web")
+        channel = a.presence.whisper_channel("a")
+        for data in (
+            '{"node": "b", "kind": "teleport", "to": "xia"}',  # a newer node's kind
+            '{"node": "b", "kind": "invite", "to": "xia"}',  # no room, no inviter
+        ):
+            a.presence.receive(channel, data)
+        a.hall.flush()
+        assert xia_hears.hall_events == [] and xia_hears.disconnects == []
+
+
 async def test_a_rename_moves_the_claim_and_refuses_a_name_of_another_node(redis_space: RedisSpace) -> None:
     async with two_nodes(redis_space) as (a, b):
         rita, _ = a.login("rita")
