@@ -60,6 +60,9 @@ if TYPE_CHECKING:
     from gamehall.hall.hall import Hall
     from gamehall.hall.room import Room
 
+# This module is the one the rest of the code imports from. The timings and MOVED_TEXT live
+# with the follower side, the only one that uses them: the sides import this module only for
+# types (TYPE_CHECKING), so the imports run one way, from here to the sides.
 __all__ = [
     "HOLD_LIMIT_S",
     "IDLE_REPLICA_S",
