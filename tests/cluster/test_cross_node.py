@@ -24,6 +24,8 @@ from redis_space import RedisSpace
 
 import gamehall
 from gamehall.bots.aah import AahWireBot
+from gamehall.bots.aah.wire import GAME_ENDED
+from gamehall.protocols.aah.codec import Frame
 
 TTL = 2.0
 SETTINGS = ("aah.autostart_delay=1", "aah.round_gap=0.2", "aah.timeout=60", "aah.aplimit=3")
@@ -125,6 +127,72 @@ async def test_a_cross_node_table_whose_owner_is_killed_finishes_on_the_other_no
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await proxy.close()
+        await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
+
+
+HOSTILE_CHAT = "\x1b[31mred\x07 \u202eevil\r\nSMSGforged"
+
+
+async def test_a_hostile_client_on_the_other_node_costs_the_table_nothing(
+    tmp_path: Path, redis_space: RedisSpace, database: str
+) -> None:
+    """mallory sits at node a's table through node b and floods it while playing: ``PING``s
+    (each answered, none punished), chat with control characters (relayed with every C0
+    control but LF replaced, or throttled), a rename to alice's name (refused: in game), and
+    cards she does not hold (refused at once on node b, from its copy of the game, with AAH's
+    ``UNRG``). The game still ends normally with all three seats, the owner's log is whole,
+    alice and bob see only well-formed frames, and mallory keeps her connection to the end."""
+    node_a = node(tmp_path, redis_space, "a", database)
+    node_b = node(tmp_path, redis_space, "b", database)
+    await asyncio.gather(asyncio.to_thread(node_a.start), asyncio.to_thread(node_b.start))
+    alice, bob = bot(node_a.ports["aah"], "alice", 1), bot(node_b.ports["aah"], "bob", 2)
+    mallory = AahWireBot("127.0.0.1", node_b.ports["aah"], "mallory", rng=random.Random(3), strict=False)
+    sent = {"PING": 0, "PICK": 0}
+
+    async def flood() -> None:
+        await mallory.wait_for(lambda: mallory.game_started, timeout=60)
+        while not mallory.closed:
+            for _ in range(20):
+                mallory.send(Frame("PING"))
+            sent["PING"] += 20
+            mallory.send(Frame("SMSG", (HOSTILE_CHAT,)))
+            mallory.send(Frame("NICK", ("alice",)))
+            if sent["PICK"] < 10:  # under AAH's 20 protocol errors in a row (7.3)
+                mallory.send(Frame("PICK", ("999999",)))
+                sent["PICK"] += 1
+            await asyncio.sleep(0.02)
+
+    tasks: list[asyncio.Future[object]] = []
+    try:
+        async with asyncio.timeout(180):
+            tasks.append(asyncio.ensure_future(alice.run()))
+            room_id = await first_room(node_a, "aah", started=lambda r: "alice" in joined(r))
+            await asyncio.sleep(0.5)
+            tasks.append(asyncio.ensure_future(bob.run()))
+            tasks.append(asyncio.ensure_future(mallory.run()))
+            flooding = asyncio.ensure_future(flood())
+            record = await finished(node_a, room_id)
+            results = await asyncio.gather(*tasks)
+            await flooding
+        assert sorted(joined(record)) == ["alice", "bob", "mallory"]
+        assert record.result is not None and record.result["termination"] == "normal", record.result
+        assert not results[0].violations and not results[1].violations  # type: ignore[attr-defined]
+        numbers = [n for n, *_ in entries_of(record)]
+        assert numbers == list(range(1, len(numbers) + 1))
+        assert mallory.disconnected == GAME_ENDED  # never dropped for her flood
+        received = [frame.command for frame in mallory.transcript]
+        assert received.count("UNRG") >= sent["PICK"] > 0
+        assert received.count("PONG") >= sent["PING"] - 20 > 0  # the last burst may cross DISC
+        relayed = [f.args for c in (alice, bob) for f in c.transcript if f.command == "RMSG"]
+        controls = {ch for args in relayed for text in args for ch in text if ch < " "}
+        assert relayed and controls <= {"\n"}  # AAH keeps LF only (spec 7.1)
+    except BaseException:
+        print(f"node a:\n{node_a.stderr()}\nnode b:\n{node_b.stderr()}")
+        raise
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
 
 
