@@ -24,10 +24,14 @@ Guarantees (what the tests check):
   *pending* until B says it is done (or refused): this hall's write barrier holds every
   connection's writes meanwhile (:meth:`~gamehall.hall.outbox.Outbox.hold`), so even a
   dialogue's own answer to the input leaves only once the input is in B's log.
-- **Nobody lost in a failover.** When B stops owning the room (its lease moved, it drained, it
-  died) the replica closes and its players get ``ended`` with "This game moved to another
-  server; reconnect to continue." — the same as a lease lost here; they retake their seats
-  by the crash-recovery rules on whichever node they reconnect to.
+- **Nobody lost in a failover.** When B stops owning the room (it drained, lost the lease or
+  died) the replica's players stay connected: what they sent that B did not apply is refused
+  (each gets a fresh view and decides again), and once another node adopts the room the
+  replica follows it and its players take their seats back there, as a reconnect would; if
+  this node adopts it, they move onto the room itself. Only if nobody owns the room for six
+  checks (two lease ttls) does the replica close, its players told "This game moved to
+  another server; reconnect to continue." — they retake their seats by the crash-recovery
+  rules on whichever node they reconnect to.
 
 The code, in reading order:
 
