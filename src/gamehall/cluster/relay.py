@@ -49,8 +49,8 @@ is dead, and a dead reader's inbox is deleted when its node starts again."""
 UNOWNED_CHECKS = 6
 """How many checks (``ttl / 3`` apart) a followed room may go without any lease before its
 replica gives up (its players are told to reconnect): normally another node adopts the room
-within ``ttl / 2`` of the lease expiring, and the replica closes as soon as it sees the new
-owner, so that a reconnecting player finds the room where it now lives."""
+within ``ttl / 2`` of the lease expiring, and the replica follows the new owner as soon as it
+sees it (its players keep their connections and seats)."""
 
 READ_BLOCK_MS = 1000
 READ_COUNT = 256

@@ -896,7 +896,7 @@ class Session:
 
     def after_deliveries(self, call: Callable[[], None]) -> None:
         """See :meth:`gamehall.protocols._core.Session.after_deliveries`. Behind an input
-        forwarded to another node, it waits for that input's events (hall/cross_node.py)."""
+        forwarded to another node, it waits for that input's events (hall/cross_node_follower.py)."""
         cross_node = self._hall.cross_node
         if cross_node is not None and cross_node.after_inputs(self._user.name, call):
             return

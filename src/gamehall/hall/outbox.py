@@ -95,7 +95,7 @@ class Outbox:
         self._queued = 0  # writes ever queued
         self._settled = 0  # writes ever committed or lost (a failed commit)
         self._barriers: list[tuple[int, frozenset[int], Resume]] = []  # (writes, holds, resume)
-        self._holds: set[int] = set()  # forwarded inputs not answered yet (hall/cross_node.py)
+        self._holds: set[int] = set()  # forwarded inputs not answered yet (hall/cross_node_follower.py)
         self.on_commit_failed: CommitFailed | None = None
         """Set by the hall: closes the rooms a failed commit lost."""
         self.on_settled: Callable[[], None] | None = None
@@ -197,7 +197,7 @@ class Outbox:
     def hold(self, key: int) -> None:
         """Count an input forwarded to the room's owner on another node as a write not yet
         committed: barriers made from now on wait for :meth:`release` of ``key`` too, so no
-        connection here writes before the owner committed it (hall/cross_node.py)."""
+        connection here writes before the owner committed it (hall/cross_node_follower.py)."""
         self._holds.add(key)
 
     def release(self, key: int) -> None:

@@ -17,7 +17,7 @@ class WhiteCard:
     text: str
 
     def __deepcopy__(self, memo: dict[int, object]) -> WhiteCard:
-        """Immutable: a copy of a game (a cross-node check, hall/cross_node.py) shares it."""
+        """Immutable: a copy of a game (a cross-node check, hall/replica.py) shares it."""
         return self
 
 

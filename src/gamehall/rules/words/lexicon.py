@@ -139,7 +139,7 @@ class Lexicon:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Lexicon:
         """Never changed once built and shared by every table: a copy of a game (a cross-node
-        check, hall/cross_node.py) shares it instead of copying a million-entry GADDAG."""
+        check, hall/replica.py) shares it instead of copying a million-entry GADDAG."""
         return self
 
     @classmethod
