@@ -243,6 +243,28 @@ async def test_refusal_ends_the_run(server: FakeServer) -> None:
     assert not stats.violations and not bot.accepted
 
 
+async def test_a_refused_reconnection_is_tried_again_until_accepted(server: FakeServer) -> None:
+    """After a lost connection the nick may still be in use (on a hall of several nodes, until
+    the hall knows the bot's dead node is gone): the bot asks again, as a player would."""
+    bot = AahWireBot("127.0.0.1", server.port, "alice", reconnect_s=5.0)
+    run = asyncio.create_task(bot.run(timeout=10))
+    first = await server.accept()
+    await first.handshake()
+    first.close()  # the node died
+    refused = await server.accept()
+    await refused.expect("JOIN")
+    refused.send("REFU", "Nickname in use.")
+    refused.close()
+    again = await server.accept()
+    await again.handshake()
+    await bot.wait_for(lambda: bot.reconnects == 1 and bot.server_meta is not None)
+    assert bot.refused is None
+    again.send("DISC", "The game has ended.")
+    again.close()
+    await run
+    assert bot.reconnects == 1
+
+
 async def test_meta_reply_with_another_version_and_delay(server: FakeServer) -> None:
     bot = AahWireBot("127.0.0.1", server.port, "alice", meta_version=300, meta_delay=0.2)
     await bot.connect()

@@ -16,6 +16,9 @@ spectator view, kills, restarts, and checks that the log before the kill is a pr
 after the restart (nothing accepted is lost) and that the spectator sees the same view. Kill
 positions come from a seed (:func:`kill_positions`), so a failure is reproducible.
 
+The servers log at WARNING into ``server-N.log`` beside their store; set
+``TEST_SERVER_LOG_LEVEL=INFO`` (or ``DEBUG``) in the test run's environment to see more.
+
 The spectator is a browser-protocol client (JSON over the WebSocket, ``docs/web-protocol.md``):
 it sees every game through the engine's spectator view, the same for all five games.
 """
@@ -101,7 +104,7 @@ class ServerProcess:
 
     def command(self) -> list[str]:
         command = [sys.executable, "-m", "gamehall.cli", "serve", "--bind", LOOPBACK, "--db", self.db]
-        command += ["--log-level", "WARNING"]
+        command += ["--log-level", os.environ.get("TEST_SERVER_LOG_LEVEL", "WARNING")]
         for name, port in self.ports.items():
             command += [f"--{name}-port", str(port)]
         for setting in self.settings:

@@ -49,6 +49,8 @@ from gamehall.protocols.aah.meta import (
 GAME_ENDED: Final = "The game has ended."
 RECONNECT_S: Final = 0.1
 """The pause before each attempt to reconnect after a lost connection."""
+REFUSED_RETRY_S: Final = 0.5
+"""The pause before trying again after the server refused a reconnection."""
 
 
 class LegacyClientCrash(AssertionError):
@@ -234,12 +236,18 @@ class AahWireBot:
         """After a lost connection: connect again and ``JOIN`` with the same nick, which takes
         a held seat back with the state replay (specs/aah.md 6.3; docs/recovery.md), as a
         restarted 0.2.0 client would. Tries for ``reconnect_s`` seconds; returns whether the
-        server accepted the bot again."""
+        server accepted the bot again.
+
+        A refusal is tried again too, as a player would: on a hall of several nodes the nick
+        stays in use for up to a lease ttl after the node the bot was connected to died,
+        until the hall knows that node is gone (docs/scale-out.md, "Failover"). The last
+        refusal stays in :attr:`refused` when the time is up."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.reconnect_s
         while loop.time() < deadline:
-            await asyncio.sleep(RECONNECT_S)
+            await asyncio.sleep(RECONNECT_S if self.refused is None else REFUSED_RETRY_S)
             self._forget_connection()
+            self.refused = None
             try:
                 await self.connect()
             except OSError:
@@ -249,8 +257,6 @@ class AahWireBot:
             if self.accepted:
                 self.reconnects += 1
                 return True
-            if self.refused is not None:
-                return False
         return False
 
     def _forget_connection(self) -> None:
