@@ -75,17 +75,18 @@ def token_matches(token: str, stored: str) -> bool:
     return hmac.compare_digest(hash_token(token), stored)
 
 
+HELD_TEXT = (
+    "That name is in use: its seat is being held for a player who lost the connection. "
+    "If it is yours, come back the way you played (the same browser keeps your session) to "
+    "take the seat back, or wait until the seat is released."
+)
+"""Why a name whose seats wait for their player is refused to a login that cannot take them."""
+
+
 def held_name_error(user: User) -> HallError:
     """``name_in_use`` for a name whose connection is gone but whose seats are held: say so,
     so that whoever closed the browser knows the seat is waiting for them (``held`` detail)."""
-    return HallError(
-        "name_in_use",
-        "That name is in use: its seat is being held for a player who lost the connection. "
-        "If it is yours, come back the way you played (the same browser keeps your session) to "
-        "take the seat back, or wait until the seat is released.",
-        held=True,
-        rooms=sorted(user.rooms),
-    )
+    return HallError("name_in_use", HELD_TEXT, held=True, rooms=sorted(user.rooms))
 
 
 def elsewhere_name_error(holder: Holder) -> HallError:
@@ -94,13 +95,7 @@ def elsewhere_name_error(holder: Holder) -> HallError:
     the way they played (``held`` detail, as for seats held here)."""
     if holder.online:
         return HallError("name_in_use", "That name is in use.")
-    return HallError(
-        "name_in_use",
-        "That name is in use: its seat is being held for a player who lost the connection. "
-        "If it is yours, come back the way you played (the same browser keeps your session) to "
-        "take the seat back, or wait until the seat is released.",
-        held=True,
-    )
+    return HallError("name_in_use", HELD_TEXT, held=True)
 
 
 RESTORED = "restored"
@@ -268,11 +263,22 @@ class Hall:
             user.token_hash = hash_token(new_token)
             self._claim(user)
             return Session(self, user, new_token, listener)
+        if self._seated_on_a_lost_node(name):
+            raise HallError("name_in_use", HELD_TEXT, held=True)
         new_token = secrets.token_urlsafe(18)
         user = User(name, hash_token(new_token), protocol, listener)
         self._users[name.lower()] = user
         self._claim(user)
         return Session(self, user, new_token, listener)
+
+    def _seated_on_a_lost_node(self, name: str) -> bool:
+        """Whether ``name``, which no node holds, still sits at a running room of another node
+        (several nodes): that room's node died, its names went with it, and the node that
+        adopts the room will hold the name for its player in a moment. Letting a stranger
+        have the name meanwhile would seat the returning player anew instead."""
+        if self.remote is None:
+            return False
+        return any(not info.finished for info in self.remote.seated(name))
 
     def _come_back_from_elsewhere(
         self,
