@@ -34,6 +34,8 @@ FOLLOWED = ("cancel_yes", "adjourn_yes", "end_yes")
 ANSWERS = {"solo": "solo_no", "poverty_accept": "poverty_decline", "accusation_vote": "accusation_no"}
 
 
+REFUSED_RETRY_S = 0.5
+"""The pause before trying again after the server refused a login back into the game."""
 INVITATION_WAIT_S = 0.3
 """How long a bot waits after its login for a browser table's invitation before it opens a
 table of its own."""
@@ -100,6 +102,12 @@ class CgPlayer:
         sends it right after the login); :meth:`create_own_table` when none does."""
         self.joining_table = False
         """Accepted an invitation to a browser table: a player there, not the lobby's host."""
+        self.refused: str | None = None
+        """The ``cg:auth`` status that refused this connection's login back into the game: the
+        connection is then given up and tried again, as a player would. On a hall of several
+        nodes a name stays in use for up to a lease ttl after its node died (until the hall
+        knows that node is gone; docs/scale-out.md, "Failover and drain"), and cg answers a
+        refused hall login as ``wrong_credentials``; a first login refused still ends the bot."""
 
     def on_packet(self, packet: Packet) -> list[Packet]:
         body = packet.body
@@ -125,6 +133,9 @@ class CgPlayer:
                 if not self.wait_for_invitation:
                     return [self._create()]
                 self.pending_create = True
+                return []
+            if self.in_game:  # a login back into the game: try again (see ``refused``)
+                self.refused = str(status)
                 return []
             self.stats.closed_reason = str(status)
             self.done = True
@@ -208,6 +219,7 @@ class CgPlayer:
         """The connection went away before the end: the next connection logs in afresh (and,
         in a game, is put back into it by the server)."""
         self.registered = False
+        self.refused = None
         self.loading = False
         self.pending_create = False  # the next login asks again; no lobby.create before it
         self.joining_table = False
@@ -308,11 +320,12 @@ class CgWireBot:
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
         """One connection, until the player is done or it closes. Returns whether the server
-        said anything (a relay in front of a server that is not back yet closes at once)."""
+        said anything (a relay in front of a server that is not back yet closes at once) and
+        did not refuse the login back into the game (:attr:`CgPlayer.refused`)."""
         self.codec = CgCodec()
         heard = len(self.received)
         try:
-            while not self.player.done:
+            while not self.player.done and self.player.refused is None:
                 if self.player.pending_create:
                     try:  # the server invites right after the login, or not at all
                         data = await asyncio.wait_for(reader.read(65536), INVITATION_WAIT_S)
@@ -349,6 +362,9 @@ class CgWireBot:
                 await writer.wait_closed()
             except ConnectionError:
                 log.debug("connection already gone")
+        if self.player.refused is not None:
+            await asyncio.sleep(REFUSED_RETRY_S)
+            return False  # not back yet: the reconnect window keeps running
         return len(self.received) > heard
 
 

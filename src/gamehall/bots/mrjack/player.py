@@ -48,6 +48,8 @@ def _atoms(term: Term) -> list[str]:
 
 
 UNKNOWN_PART = "?"
+NICK_TAKEN = "Nick ist schon vergeben"
+"""The start of the server's ``err`` for a nick in use (``texts.nick_taken``)."""
 """The Teilzug under way when a rejoin's catch-up shows only its ``moeglichkeiten``."""
 
 
@@ -73,6 +75,11 @@ class WirePlayer:
     named: bool = False
     seated: bool = False
     finished: bool = False
+    refused: bool = False
+    """The server refused this connection's ``nick`` as taken: the connection is given up
+    and tried again, as a player would (:mod:`.wire`). On a hall of several nodes a nick stays
+    in use for up to a lease ttl after its node died, until the hall knows that node is gone
+    (docs/scale-out.md, "Failover and drain"); the server keeps such a connection open."""
     view: dict[str, Any] = field(default_factory=dict)
     _parts_left: int = 0
     _part: str | None = None
@@ -136,6 +143,9 @@ class WirePlayer:
         return []
 
     def _on_err(self, args: tuple[Term, ...]) -> list[Command]:
+        if not self.named and text_of(args[0]).startswith(NICK_TAKEN):
+            self.refused = True
+            return []
         self.errors.append(text_of(args[0]))
         sent = self._last_sent
         if isinstance(sent, Aktion) and self.view.get("phase") == "wait_ok":

@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 
 RECONNECT_S = 0.1
 """The pause between two attempts to reconnect after a lost connection."""
+REFUSED_RETRY_S = 0.5
+"""The pause before trying again after the server refused the bot's nick as taken."""
 
 ROLES = ("mrjack", "detektiv")
 
@@ -121,12 +123,13 @@ class MrJackWireBot:
         return self.result
 
     async def _play(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
-        """One connection, until it closes. Returns whether the server said anything (a
-        relay in front of a server that is not back yet accepts and closes at once)."""
+        """One connection, until it closes or the nick is refused. Returns whether the server
+        said anything (a relay in front of a server that is not back yet accepts and closes
+        at once) and took the nick (:attr:`WirePlayer.refused`)."""
         self._codec = TermCodec(Style.PROLOG)
         before = self.result.lines_received
         try:
-            while not reader.at_eof():
+            while not reader.at_eof() and not self.player.refused:
                 data = await reader.read(65536)
                 if not data:
                     break
@@ -142,6 +145,10 @@ class MrJackWireBot:
             writer.close()
             with contextlib.suppress(ConnectionError):
                 await writer.wait_closed()
+        if self.player.refused:
+            self.player = self._fresh_player()
+            await asyncio.sleep(REFUSED_RETRY_S)
+            return False  # not back yet: the reconnect window keeps running
         return self.result.lines_received > before
 
     def _fresh_player(self) -> WirePlayer:

@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 POLL_S = 0.05
 RECONNECT_S = 0.1
 """The pause between two attempts to reconnect after a lost connection."""
+REFUSED_RETRY_S = 0.5
+"""The pause before asking again after the server refused to give the held seat back."""
 WRITES_PER_S = 40.0
 WRITE_BURST = 60
 """A bot's writes are paced by a token bucket below the server's default rate limit (50 reads
@@ -111,7 +113,12 @@ class UrWireBot:
                 with contextlib.suppress(ConnectionError):
                     await writer.wait_closed()
             if outcome == "refused":
-                break  # the game ended (or let the seat go) while this bot was away
+                # the game ended (or let the seat go) while this bot was away - or, on a hall
+                # of several nodes, the node that adopts it has not yet (docs/scale-out.md,
+                # "Failover and drain"): ask again, as a player would, until the window ends
+                if not await self._wait_to_reconnect(pause_s=REFUSED_RETRY_S):
+                    break
+                continue
             if outcome == "lost" and not joined:
                 return
             if outcome == "joined" and not player.finished:
@@ -126,14 +133,15 @@ class UrWireBot:
             self.result.colours.append(player.colour)
         self.result.errors += player.errors
 
-    async def _wait_to_reconnect(self) -> bool:
-        """Sleep before the next connection attempt; False once ``reconnect_s`` ran out."""
+    async def _wait_to_reconnect(self, pause_s: float = RECONNECT_S) -> bool:
+        """Sleep ``pause_s`` before the next connection attempt; False once ``reconnect_s``
+        ran out."""
         loop = asyncio.get_running_loop()
         if self._gone_since is None:
             self._gone_since = loop.time()
         if loop.time() - self._gone_since > self.reconnect_s:
             return False
-        await asyncio.sleep(RECONNECT_S)
+        await asyncio.sleep(pause_s)
         return True
 
     async def _session(

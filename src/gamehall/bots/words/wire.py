@@ -29,6 +29,7 @@ from gamehall.bots.words.grid import best_first, grid_words
 from gamehall.protocols._core import NEED_DATA
 from gamehall.protocols.jduplicate import messages as m
 from gamehall.protocols.jduplicate.codec import JDuplicateCodec, Side
+from gamehall.protocols.jduplicate.errors import ErrorCode
 from gamehall.protocols.jduplicate.outbound import engine_tile, wire_tile
 from gamehall.rules.words.board import Board
 from gamehall.rules.words.letters import LETTER_SETS
@@ -43,6 +44,8 @@ CLIENT_VERSION: Final = "1.0"
 WRITE_INTERVAL_S: Final = 0.25
 """At most 40 frames per 10 s: under the server's flood limit of 50."""
 BOGGLE_WORDS_PER_ROUND: Final = 12
+REFUSED_RETRY_S: Final = 0.5
+"""The pause before trying again after the server refused a login back into the game."""
 
 
 def strength_of(policy: str) -> float:
@@ -113,12 +116,19 @@ class WordsWirePlayer:
         self.rejoining = False
         """Logging in again after a lost connection while seated: the server puts the player
         back into its game by itself (docs/recovery.md), so no create or join is sent."""
+        self.refused: int | None = None
+        """The error code that refused this connection's login back into the game: the
+        connection is given up and tried again, as a player would. On a hall of several nodes
+        a name stays in use for up to a lease ttl after its node died, until the hall knows
+        that node is gone (docs/scale-out.md, "Failover and drain"); JDuplicate keeps such a
+        connection open, unnamed, so the bot must close it itself."""
 
     def connection_lost(self) -> None:
         """The connection went away before the game's end: the next login is a rejoin when
         the player had a seat (else it creates or joins afresh)."""
         self.rejoining = self.in_game
         self.turn_open = False
+        self.refused = None
 
     def hello(self) -> list[m.ClientMessage]:
         return [m.PlayerName(self.name), m.ClientType(CLIENT_NAME, CLIENT_VERSION, self.version.value)]
@@ -136,6 +146,9 @@ class WordsWirePlayer:
         if isinstance(message, m.GameInfos):
             return self._game_infos(message)
         if isinstance(message, m.Error):
+            if self.rejoining and message.code == ErrorCode.NAME_IN_USE:
+                self.refused = message.code  # not back yet: see ``refused``
+                return []
             self.result.errors.append(f"{message.code}#{message.parameter}")
             if self.rules == "scrabble" and self.turn_open and message.code >= 60100:
                 return [m.Moves(())]  # our move was refused: pass instead
@@ -292,9 +305,10 @@ class WordsWireBot:
         return self.player.result
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
-        """One connection, until the game is done or the connection closes. Returns whether
-        the server said anything (a relay in front of a server that is not back yet accepts
-        and closes at once)."""
+        """One connection, until the game is done, the connection closes or the login back
+        into the game is refused. Returns whether the server said anything (a relay in front
+        of a server that is not back yet accepts and closes at once) and did not refuse the
+        login (:attr:`WordsWirePlayer.refused`)."""
         self.codec = JDuplicateCodec(self.player.version, side=Side.CLIENT)
         heard = len(self.received)
         outbox: asyncio.Queue[m.ClientMessage | None] = asyncio.Queue()
@@ -302,7 +316,7 @@ class WordsWireBot:
         try:
             for greeting in self.player.hello():
                 outbox.put_nowait(greeting)
-            while not self.player.done:
+            while not self.player.done and self.player.refused is None:
                 try:
                     data = await reader.read(65536)
                 except ConnectionError:
@@ -329,6 +343,9 @@ class WordsWireBot:
                 await writer.wait_closed()
             except OSError:
                 log.debug("words bot %s: close failed", self.player.name)
+        if self.player.refused is not None:
+            await asyncio.sleep(REFUSED_RETRY_S)
+            return False  # not back yet: the reconnect window keeps running
         return len(self.received) > heard
 
     async def _send_loop(
