@@ -6,41 +6,20 @@ each restart."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Awaitable, Sequence
 from pathlib import Path
 
 import pytest
+from crash_tables import aah_table, check_outcome
 from kill_restart import crash_game
-
-from gamehall.bots.aah import AahWireBot
-from gamehall.bots.aah.wire import BotStats
-
-SETTINGS = ("aah.autostart_delay=1", "aah.round_gap=0.2", "aah.timeout=60", "aah.aplimit=3")
 
 
 async def _play(tmp_path: Path, seed: int, kills: int, *, paused: bool) -> None:
-    rng = random.Random(seed)
-    bots: list[AahWireBot] = []
-
-    def clients(port: int) -> Sequence[Awaitable[BotStats]]:
-        bots.extend(
-            AahWireBot("127.0.0.1", port, name, rng=random.Random(rng.getrandbits(64)), strict=True)
-            for name in ("alice", "bob", "carol")
-        )
-        return [bot.run() for bot in bots]
-
+    table = aah_table(seed)
     outcome = await crash_game(
-        tmp_path, game="aah", protocol="aah", clients=clients, seed=seed, kills=kills,
-        span=(6, 24), paused=paused, settings=SETTINGS,
+        tmp_path, game=table.game, protocol=table.protocol, clients=table.clients, seed=seed, kills=kills,
+        span=table.span, paused=paused, settings=table.settings,
     )  # fmt: skip
-    # a random kill point may lie past a short game's end (soak): then there is nothing to kill
-    assert outcome.kills or not paused, "the game ended before the first kill"
-    result = outcome.record.result
-    assert result is not None and result["termination"] == "normal", result
-    assert all(not stats.violations for stats in outcome.results)  # the legacy client never crashed
-    assert {bot.game_winner for bot in bots} == {result["names"][str(result["winners"][0])]}
-    assert all(bot.reconnects == len(outcome.kills) for bot in bots)
+    check_outcome(table, outcome, paused=paused)
 
 
 async def test_aah_goes_on_after_kill_9_at_seeded_log_positions(tmp_path: Path) -> None:

@@ -7,48 +7,20 @@ before and after each restart."""
 
 from __future__ import annotations
 
-import asyncio
-import random
-from collections.abc import Awaitable, Sequence
 from pathlib import Path
 
 import pytest
+from crash_tables import cg_table, check_outcome
 from kill_restart import crash_game
-
-from gamehall.bots.doppelkopf.wire import BotStats, CgWireBot
-
-SETTINGS = ("doppelkopf.deal_interval_s=0", "doppelkopf.trick_close_delay_s=0")
-GUESTS = ("dkguest1", "dkguest2", "dkguest3")
 
 
 async def _play(tmp_path: Path, seed: int, kills: int, *, paused: bool) -> None:
-    rng = random.Random(seed)
-    bots: list[CgWireBot] = []
-
-    def clients(port: int) -> Sequence[Awaitable[BotStats]]:
-        bots.extend(
-            CgWireBot("127.0.0.1", port, name, seed=rng.getrandbits(32), wait_for_invite=True)
-            for name in GUESTS
-        )
-        host = CgWireBot("127.0.0.1", port, "dkhost", seed=rng.getrandbits(32), guests=GUESTS)
-        bots.append(host)
-
-        async def hosting() -> BotStats:
-            await asyncio.sleep(1.0)  # the guests are logged in before the host invites them
-            return await host.run()
-
-        return [*(bot.run() for bot in bots[:3]), hosting()]
-
+    table = cg_table(seed)
     outcome = await crash_game(
-        tmp_path, game="doppelkopf", protocol="cg", clients=clients, seed=seed, kills=kills,
-        span=(12, 50), paused=paused, settings=SETTINGS,
+        tmp_path, game=table.game, protocol=table.protocol, clients=table.clients, seed=seed, kills=kills,
+        span=table.span, paused=paused, settings=table.settings,
     )  # fmt: skip
-    # a random kill point may lie past a short game's end (soak): then there is nothing to kill
-    assert outcome.kills or not paused, "the game ended before the first kill"
-    result = outcome.record.result
-    assert result is not None and result["termination"] == "normal", result
-    assert [stats.games_finished for stats in outcome.results] == [1, 1, 1, 1]
-    assert all(bot.reconnects == len(outcome.kills) for bot in bots)
+    check_outcome(table, outcome, paused=paused)
 
 
 async def test_doppelkopf_goes_on_after_kill_9_at_seeded_log_positions(tmp_path: Path) -> None:

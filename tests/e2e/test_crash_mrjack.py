@@ -5,18 +5,11 @@ rules; no log entry is lost and a spectator sees the same board before and after
 
 from __future__ import annotations
 
-import random
-from collections.abc import Awaitable, Sequence
 from pathlib import Path
 
 import pytest
+from crash_tables import CrashTable, check_outcome, mrjack_table
 from kill_restart import CrashOutcome, crash_game
-
-from gamehall.bots.mrjack.wire import BotResult, MrJackWireBot
-
-SETTINGS = ("mrjack.rejoin_grace=60", "mrjack.turn_timeout_s=60")
-# a bot's pause per move: the harness polls the log and must see each kill point before the end
-THINK_S = 0.03
 
 
 async def _play(tmp_path: Path, seed: int, kills: int, *, paused: bool, attempts: int = 1) -> None:
@@ -24,39 +17,22 @@ async def _play(tmp_path: Path, seed: int, kills: int, *, paused: bool, attempts
     detective may accuse in the first rounds, so a game that ends before its first kill is
     played again (up to ``attempts`` games) rather than counted as a pass."""
     for attempt in range(attempts):
-        outcome, bots = await _one_game(tmp_path / f"game{attempt}", seed, kills, paused=paused)
+        table, outcome = await _one_game(tmp_path / f"game{attempt}", seed, kills, paused=paused)
         if outcome.kills or not paused:
             break
-    # a random kill point may lie past a short game's end (soak): then there is nothing to kill
-    assert outcome.kills or not paused, "every game ended before the first kill"
-    result = outcome.record.result
-    assert result is not None and result["termination"] == "normal", result
-    assert [len(r.winners) for r in outcome.results] == [1, 1]
-    assert outcome.results[0].winners == outcome.results[1].winners
-    assert all(bot.reconnects == len(outcome.kills) for bot in bots)
+    check_outcome(table, outcome, paused=paused)
 
 
 async def _one_game(
     directory: Path, seed: int, kills: int, *, paused: bool
-) -> tuple[CrashOutcome, list[MrJackWireBot]]:
+) -> tuple[CrashTable, CrashOutcome]:
     directory.mkdir()
-    rng = random.Random(seed)
-    bots: list[MrJackWireBot] = []
-
-    def clients(port: int) -> Sequence[Awaitable[BotResult]]:
-        bots.extend(
-            MrJackWireBot(
-                "127.0.0.1", port, nick, role, rng=random.Random(rng.getrandbits(64)), think_time=THINK_S
-            )
-            for nick, role in (("jacky", "mrjack"), ("sherlock", "detektiv"))
-        )
-        return [bot.run() for bot in bots]
-
+    table = mrjack_table(seed)
     outcome = await crash_game(
-        directory, game="mrjack", protocol="mrjack", clients=clients, seed=seed, kills=kills,
-        span=(3, 60), paused=paused, settings=SETTINGS,
+        directory, game=table.game, protocol=table.protocol, clients=table.clients, seed=seed, kills=kills,
+        span=table.span, paused=paused, settings=table.settings,
     )  # fmt: skip
-    return outcome, bots
+    return table, outcome
 
 
 async def test_mrjack_goes_on_after_kill_9_at_seeded_log_positions(tmp_path: Path) -> None:

@@ -5,44 +5,20 @@ entry is lost and a spectator sees the same table before and after each restart.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Awaitable, Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
+from crash_tables import check_outcome, urserver_table
 from kill_restart import crash_game
-
-from gamehall.bots.ursuppe.wire import BotResult, UrWireBot
-
-
-def _bots(seed: int) -> tuple[list[UrWireBot], Any]:
-    rng = random.Random(seed)
-    bots = [
-        UrWireBot("127.0.0.1", 0, f"b{n}", creates=n == 1, players=3, game_prefix=f"crash{seed}",
-                  rng=random.Random(rng.getrandbits(64)), timeout_ms=20000)
-        for n in range(1, 4)
-    ]  # fmt: skip
-
-    def clients(port: int) -> Sequence[Awaitable[BotResult]]:
-        for bot in bots:
-            bot.port = port
-        return [bot.run() for bot in bots]
-
-    return bots, clients
 
 
 async def _play(tmp_path: Path, seed: int, kills: int, *, paused: bool) -> None:
-    bots, clients = _bots(seed)
+    table = urserver_table(seed)
     outcome = await crash_game(
-        tmp_path, game="ursuppe", protocol="urserver", clients=clients, seed=seed, kills=kills,
-        span=(10, 200), paused=paused,
+        tmp_path, game=table.game, protocol=table.protocol, clients=table.clients, seed=seed, kills=kills,
+        span=table.span, paused=paused, settings=table.settings,
     )  # fmt: skip
-    # a random kill point may lie past a short game's end (soak): then there is nothing to kill
-    assert outcome.kills or not paused, "the game ended before the first kill"
-    assert outcome.record.result is not None and outcome.record.result["termination"] == "normal"
-    assert all(len(result.games) == 1 for result in outcome.results)  # every bot saw the end
-    assert all(bot.reconnects == len(outcome.kills) for bot in bots)
+    check_outcome(table, outcome, paused=paused)
 
 
 async def test_ursuppe_goes_on_after_kill_9_at_seeded_log_positions(tmp_path: Path) -> None:

@@ -265,6 +265,10 @@ class PausableProxy:
         self._server = await asyncio.start_server(self._client, LOOPBACK, 0)
         self.port = int(self._server.sockets[0].getsockname()[1])
 
+    @property
+    def paused(self) -> bool:
+        return not self._open.is_set()
+
     def pause(self) -> None:
         self._open.clear()
 
@@ -383,8 +387,7 @@ class CrashRun:
             await self._quiet()
             view = await spectator_view(self.server.ports["web"], self.room_id, spectator)
         before = entries_of(await asyncio.to_thread(self.server.room, self.room_id))
-        await asyncio.to_thread(self.server.kill9)
-        await asyncio.to_thread(self.server.start)
+        await self.kill_and_replace()
         after = entries_of(await asyncio.to_thread(self.server.room, self.room_id))
         assert after[: len(before)] == before, f"log entries lost or changed by the kill at {length}"
         if paused:
@@ -395,6 +398,13 @@ class CrashRun:
                 proxy.resume()
         self.kills.append(Kill(length, len(before), len(after), paused))
         return True
+
+    async def kill_and_replace(self) -> None:
+        """``kill -9`` the server and return once the room is served again: here by the same
+        server restarted on the same store (``node_failover.FailoverRun``: by another node
+        that adopts it). :attr:`server` is then the one serving the room."""
+        await asyncio.to_thread(self.server.kill9)
+        await asyncio.to_thread(self.server.start)
 
     async def _quiet(self, still_s: float = 0.4, timeout: float = 20.0) -> None:
         """Wait until the room's log stops growing (the clients are held: a table at rest)."""
