@@ -10,9 +10,14 @@ log, the bots reconnect through the relay and retake their seats by the crash-re
 (docs/recovery.md), and the game ends normally with every log entry from before the kill
 unchanged and each bot's result as the single-node crash tests judge it.
 
-Unpaused runs kill while the bots play (a kill may fall between a move and its commit);
-paused runs hold the bots' input first and also check that the adopted room is the same
-(log and spectator view).
+Node ``b`` is killed while the bots play, without holding them first: a kill may fall between
+a move and its commit. From the kill the relay holds what the bots send on their new
+connections (to node ``a``) until node ``a`` has adopted the room
+(``test_a_game_goes_on_after_its_node_is_killed_mid_move``). A load balancer does not wait:
+``test_players_back_before_the_adoption_retake_their_seats`` lets the logins through after
+the dead node's names and rooms left the hall but before the adoption, which a server defect
+gets wrong for four of the five protocols (marked xfail, strict; see its reason). The three
+slowest of those are ``soak``.
 """
 
 from __future__ import annotations
@@ -57,8 +62,32 @@ async def test_a_game_goes_on_after_its_node_is_killed_mid_move(
     await _play(tmp_path, redis_space, database, protocol, early_returns=False)
 
 
-@pytest.mark.parametrize("protocol", ["aah", "cg", "urserver", "mrjack", "jduplicate"])
-async def test_returning_players_log_in_while_the_room_waits_for_adoption(
+STRANDED = pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="server defect (hall/cluster, reported): between a dead node's names and rooms leaving "
+    "the hall and the room's adoption, Hall._seated_on_a_lost_node finds no seat (the shared "
+    "directory's copy dropped the room), so a returning player's login is a fresh one and the "
+    "adopted room's seats stay empty",
+)
+
+
+@pytest.mark.parametrize(
+    "protocol",
+    [
+        pytest.param("aah", marks=STRANDED),
+        "urserver",
+        pytest.param("cg", marks=[STRANDED, pytest.mark.soak]),
+        pytest.param("mrjack", marks=[STRANDED, pytest.mark.soak]),
+        pytest.param("jduplicate", marks=[STRANDED, pytest.mark.soak]),
+    ],
+)
+async def test_players_back_before_the_adoption_retake_their_seats(
     tmp_path: Path, redis_space: RedisSpace, database: str, protocol: str
 ) -> None:
+    """The players' logins reach the survivor after the dead node's names expired and its
+    rooms left the shared directory, before the survivor adopted the room (its lease held off
+    a few seconds: an adoption scan that comes late). The hall must hold their names for the
+    room meanwhile (docs/scale-out.md, "Failover and drain", the decision on a name that
+    still sits at a dead node's room) so that they retake their seats once it is adopted."""
     await _play(tmp_path, redis_space, database, protocol, early_returns=True)

@@ -10,6 +10,12 @@ adopts the room from the log once ``b``'s lease expired, the clients reconnect t
 relay (now to node ``a``) and retake their seats by the crash-recovery rules, and the game
 ends there. The run checks what a restart's does: every log entry from before the kill is
 unchanged (and, paused, that nothing changed and the spectator sees the same view).
+
+From the kill the relay holds what the clients send on their new connections until the room
+is adopted: a login that reaches the survivor earlier, after the dead node's names expired
+and its rooms left the shared directory but before the adoption, is a fresh login there,
+not a return (a server defect this module's ``returns_before_adoption`` reproduces, holding
+the dead node's lease a few seconds longer so the gap is wide enough every time).
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ LATE_ADOPTION_S = 4.0
 """How much later than the ttl the dead node's lease of the room expires when a test holds it
 off: an adoption scan that comes late (a busy node, a long log to rebuild)."""
 NAMES_GONE_S = 0.3
+RETAKE_TIMEOUT_S = 10.0
+"""How long the returning players have to retake their seats once the room is adopted."""
 
 
 class Balancer:
@@ -101,6 +109,25 @@ class FailoverRun(CrashRun):
         await self.adopted_by(self.server)
         if holding:
             self.proxy.resume()
+        if self.returns_before_adoption:
+            await self.seats_retaken()
+
+    async def seats_retaken(self) -> None:
+        """Wait until no seat of the adopted room is held for an absent player.
+
+        Raises:
+            AssertionError: some seat is still away after :data:`RETAKE_TIMEOUT_S`: its
+                player came back but not to it.
+        """
+        try:
+            async with asyncio.timeout(RETAKE_TIMEOUT_S):
+                while await self.away_seats():
+                    await asyncio.sleep(0.05)
+        except TimeoutError:
+            game = (await asyncio.to_thread(self.server.room, self.room_id)).game
+            rooms = [r.room_id for r in await asyncio.to_thread(self.server.rooms, game)]
+            away = await self.away_seats()
+            raise AssertionError(f"seats {away} of the adopted room stay empty; rooms now: {rooms}") from None
 
     @property
     def lease_key(self) -> str:
