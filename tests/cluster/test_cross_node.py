@@ -130,6 +130,53 @@ async def test_a_cross_node_table_whose_owner_is_killed_finishes_on_the_other_no
         await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
 
 
+async def test_players_whose_node_died_come_back_through_it_and_retake_their_seats(
+    tmp_path: Path, redis_space: RedisSpace, database: str
+) -> None:
+    """The room lives on node a; bob and carol sit at it through node b, which is killed
+    mid-game and started again (same node id, within the lease ttl). Node a holds their seats
+    and names for them; they reconnect through node b, take the names over and their seats
+    back (cross-node play), and the game ends normally with the three of them."""
+    node_a = node(tmp_path, redis_space, "a", database)
+    node_b = node(tmp_path, redis_space, "b", database)
+    await asyncio.gather(asyncio.to_thread(node_a.start), asyncio.to_thread(node_b.start))
+    proxy = PausableProxy(lambda: node_b.ports["aah"])
+    await proxy.start()
+    players = [bot(node_a.ports["aah"], "alice", 1), bot(proxy.port, "bob", 2), bot(proxy.port, "carol", 3)]
+    tasks: list[asyncio.Future[object]] = []
+    try:
+        async with asyncio.timeout(180):
+            tasks.append(asyncio.ensure_future(players[0].run()))
+            room_id = await first_room(node_a, "aah", started=lambda r: "alice" in joined(r))
+            await asyncio.sleep(0.5)
+            for player in players[1:]:  # one at a time (docs/scale-out.md, the seat race)
+                tasks.append(asyncio.ensure_future(player.run()))
+                while player.name not in joined(await asyncio.to_thread(node_a.room, room_id)):
+                    await asyncio.sleep(0.02)
+            while len((await asyncio.to_thread(node_a.room, room_id)).entries) < 12:
+                await asyncio.sleep(0.02)
+            proxy.pause()
+            await asyncio.to_thread(node_b.kill9)
+            await asyncio.to_thread(node_b.start)
+            proxy.resume()
+            record = await finished(node_a, room_id)
+            results = await asyncio.gather(*tasks)
+        assert joined(record).count("bob") == joined(record).count("carol") == 1  # never seated anew
+        assert record.result is not None and record.result["termination"] == "normal", record.result
+        assert all(not stats.violations for stats in results)  # type: ignore[attr-defined]
+        assert players[1].reconnects >= 1 and players[2].reconnects >= 1
+        assert len(await asyncio.to_thread(node_a.rooms, "aah")) == 1  # nobody landed at a new table
+    except BaseException:
+        print(f"node a:\n{node_a.stderr()}\nnode b:\n{node_b.stderr()}")
+        raise
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await proxy.close()
+        await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
+
+
 HOSTILE_CHAT = "\x1b[31mred\x07 \u202eevil\r\nSMSGforged"
 
 

@@ -62,8 +62,10 @@ class FakePresence:
         holder = self.hub.names.get(name.lower())
         return holder if holder is not None and holder.node != self.node else None
 
-    def claim(self, name: str, *, online: bool) -> None:
-        self.hub.names[name.lower()] = Holder(self.node, online, name)
+    def claim(
+        self, name: str, *, online: bool, protocol: str = "", token_hash: str = "", take_over: bool = False
+    ) -> None:
+        self.hub.names[name.lower()] = Holder(self.node, online, name, protocol, token_hash)
 
     def release(self, name: str) -> None:
         holder = self.hub.names.get(name.lower())

@@ -3,10 +3,14 @@ hall: users, names and chat").
 
 Keys and channels (``{prefix}`` is ``--redis-prefix``):
 
-- ``{prefix}users``, a hash: lower-cased name -> ``node\\nonline\\ndisplay`` (``online`` is
-  ``1`` or ``0``), one field per name some node has a user for (online or holding seats);
+- ``{prefix}users``, a hash: lower-cased name -> ``node\\nonline\\nprotocol\\ntoken\\ndisplay``
+  (``online`` is ``1`` or ``0``; ``protocol`` the one its user last logged in over; ``token``
+  the digest of its resume token, or empty), one field per name some node has a user for
+  (online or holding seats);
 - ``{prefix}alive:{node}``: the node's liveness key, set every ``ttl / 3`` with a ttl of
-  ``ttl`` (``--lease-ttl``). A name whose node's liveness key is gone is free;
+  ``ttl`` (``--lease-ttl``), to an id of this process (:attr:`RedisPresence.life`), so that
+  the other nodes tell a node started again from one that lived on. A name whose node's
+  liveness key is gone is free;
 - channel ``{prefix}users``: every change of the hash, published by the same script that
   makes it (``+\\nname\\nvalue``, ``-\\nname\\nnode``), so every node sees the changes in
   the order Redis made them;
@@ -22,7 +26,9 @@ messages that crossed the load leaves the copy as Redis is, since they arrive in
 This node's claims, releases and chat lines go out in order through one queue; whatever
 queued up while the previous script call was in flight goes in the next call (one round trip
 for any number). A claim takes the name if it is free, already this node's, or held by a node
-whose liveness key expired; otherwise it fails and the node is told ``name_lost``. The names
+whose liveness key expired; otherwise it fails and the node is told ``name_lost``. A *take*
+(a player came back here to seats another node holds for them) also takes it from a node
+that holds it offline. The names
 this node *wants* (:attr:`RedisPresence.mine`) are claimed again when Redis frees them (a
 user holding seats here whose name another node took first) and after this node's own liveness
 key had expired (Redis lost, or the node paused: the other nodes dropped its names).
@@ -36,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -55,10 +62,14 @@ local out = {}
 for i = 4, #ARGV, 3 do
   local op, a, b = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local answer = ''
-  if op == 'claim' then
+  if op == 'claim' or op == 'take' then
     local cur = redis.call('HGET', users, a)
     local holder = cur and string.match(cur, '^[^\\n]*')
-    if (not cur) or holder == me or redis.call('EXISTS', alive .. holder) == 0 then
+    local free = (not cur) or holder == me or redis.call('EXISTS', alive .. holder) == 0
+    if (not free) and op == 'take' then
+      free = string.match(cur, '^[^\\n]*\\n(.)') == '0'
+    end
+    if free then
       if cur ~= b then
         redis.call('HSET', users, a, b)
         redis.call('PUBLISH', channel, '+\\n' .. a .. '\\n' .. b)
@@ -80,7 +91,8 @@ end
 return out
 """
 """KEYS: the users hash; ARGV: this node, the liveness key prefix, the users channel, then
-triples (``claim`` name value | ``release`` name - | ``publish`` channel message). Returns one
+triples (``claim`` name value | ``take`` name value | ``release`` name - | ``publish``
+channel message; ``take`` also takes a name another node holds offline). Returns one
 answer per triple: ``''``, or for a lost claim the holder's value."""
 
 _PURGE = """
@@ -110,8 +122,13 @@ def _text(value: bytes | str) -> str:
 
 
 def parse_holder(value: str) -> Holder:
-    node, online, display = value.split("\n", 2)
-    return Holder(node, online == "1", display)
+    node, online, protocol, token_hash, display = value.split("\n", 4)
+    return Holder(node, online == "1", display, protocol, token_hash)
+
+
+def holder_value(node: str, *, online: bool, protocol: str, token_hash: str, display: str) -> str:
+    """A name's value in the users hash (the module docstring)."""
+    return f"{node}\n{'1' if online else '0'}\n{protocol}\n{token_hash}\n{display}"
 
 
 class RedisPresence:
@@ -139,6 +156,8 @@ class RedisPresence:
         self._run_ops = redis.register_script(_OPS)
         self._purge = redis.register_script(_PURGE)
         self._ttl_ms = max(1, round(ttl * 1000))
+        self.life = secrets.token_hex(8)
+        """This process's id, the value of its liveness key (the module docstring)."""
 
     # ---------------------------------------------------------------- keys
 
@@ -157,13 +176,17 @@ class RedisPresence:
         holder = self._names.get(name.lower())
         return holder if holder is not None and holder.node != self.node_id else None
 
-    def claim(self, name: str, *, online: bool) -> None:
+    def claim(
+        self, name: str, *, online: bool, protocol: str = "", token_hash: str = "", take_over: bool = False
+    ) -> None:
         key = name.lower()
-        value = f"{self.node_id}\n{'1' if online else '0'}\n{name}"
-        if self.mine.get(key) == value:
+        value = holder_value(
+            self.node_id, online=online, protocol=protocol, token_hash=token_hash, display=name
+        )
+        if self.mine.get(key) == value and not take_over:
             return
         self.mine[key] = value
-        self._queue(("claim", key, value))
+        self._queue(("take" if take_over else "claim", key, value))
 
     def release(self, name: str) -> None:
         key = name.lower()
@@ -198,7 +221,7 @@ class RedisPresence:
         """
         self._pubsub = await self._subscribe()
         await self._purge(keys=[self.users_key], args=[self.node_id, "", self.users_key])
-        await self.redis.set(self.alive_key(self.node_id), "1", px=self._ttl_ms)
+        await self.redis.set(self.alive_key(self.node_id), self.life, px=self._ttl_ms)
         await self._load()
         loop = asyncio.get_running_loop()
         for work in (self._send_forever, self._read_forever, self._keep_alive_forever):
@@ -283,7 +306,7 @@ class RedisPresence:
             return
         self._sending = False
         for (kind, key, _), answer in zip(ops, answers, strict=True):
-            if kind == "claim" and answer:
+            if kind in ("claim", "take") and answer:
                 self._lost(key, parse_holder(_text(answer)))
 
     def _lost(self, key: str, holder: Holder) -> None:
@@ -402,7 +425,7 @@ class RedisPresence:
         """Renew this node's liveness key (claiming its names again if it had expired: the
         other nodes dropped them), then drop the names of nodes whose key is gone."""
         try:
-            before = await self.redis.set(self.alive_key(self.node_id), "1", px=self._ttl_ms, get=True)
+            before = await self.redis.set(self.alive_key(self.node_id), self.life, px=self._ttl_ms, get=True)
         except RedisError as exc:
             log.warning("presence: cannot renew this node's liveness (%s)", exc)
             return

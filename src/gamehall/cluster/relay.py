@@ -11,11 +11,13 @@ destination (``m`` = the packed list of messages, :mod:`gamehall.cluster.codec`)
 task writes batches one after another, so batches never overtake each other.
 
 Liveness (every ``ttl / 3``): each node's presence keeps ``{prefix}alive:{node_id}`` alive
-with the lease ttl (:mod:`gamehall.cluster.presence`). A node whose key expired is gone: the
-members it connected to rooms owned here are dropped (their seats held by the crash-recovery
-rules, :meth:`CrossNodePlay.origin_lost`). For each room this node follows, the room's lease
-is read: once another node holds it (adopted), or nobody has for a while, the replica closes
-and its players reconnect (:meth:`CrossNodePlay.owner_lost`). Replicas nobody here uses any
+with the lease ttl (:mod:`gamehall.cluster.presence`), its value an id of the process. A node
+whose key expired is gone, and one whose key holds another id started again: either way the
+members it connected to rooms owned here are dropped (their seats and names held here by the
+crash-recovery rules, :meth:`CrossNodePlay.origin_lost`). For each room this node follows, the
+room's lease is read: once another node holds it (adopted) the replica follows it there; if
+nobody has for a while, the replica closes and its players reconnect
+(:meth:`CrossNodePlay.owner_lost`). Replicas nobody here uses any
 more stop following their rooms (:meth:`CrossNodePlay.sweep`).
 
 Start: a node deletes its own inbox before it reads it: whatever was sent to an earlier
@@ -79,6 +81,7 @@ class Relay:
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
         self._unowned: dict[str, int] = {}  # followed room -> checks without a lease
+        self._lives: dict[str, bytes | str] = {}  # origin node -> the value of its liveness key
         self.sent = 0
         """Messages sent (for tests and /metrics)."""
         self.received = 0
@@ -116,15 +119,34 @@ class Relay:
     # ---------------------------------------------------------------- running
 
     async def start(self, remote: CrossNodePlay) -> None:
-        """Clear this node's inbox, announce the node alive, start reading and sending."""
+        """Clear this node's inbox, tell the other nodes this node started, start reading and
+        sending. Runs before the node's listeners open."""
         self.remote = remote
         await self.redis.delete(self.inbox(self.node_id))
+        await self._announce_start()
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._read_forever(), name="relay-read"),
             loop.create_task(self._send_forever(), name="relay-send"),
             loop.create_task(self._watch_forever(), name="relay-watch"),
         ]
+
+    async def _announce_start(self) -> None:
+        """Send ``["started", node]`` to every node alive now. One that had members connected
+        through an earlier process under this id drops them at once (their seats and names
+        held there, :meth:`CrossNodePlay.origin_lost`), before this process lets anybody in:
+        a player reconnecting here finds the name and seats held for them, and takes them
+        back. (Without it, that node would notice only at its next check, by the liveness
+        key's new value, and a player back here sooner would be a stranger to their seat.)"""
+        every = self.alive_key("")
+        nodes = set()
+        async for key in self.redis.scan_iter(match=f"{every}*", count=100):
+            node = (key.decode() if isinstance(key, bytes) else str(key))[len(every) :]
+            if node != self.node_id:
+                nodes.add(node)
+        data = pack([["started", self.node_id]])
+        for node in sorted(nodes):
+            await self.redis.xadd(self.inbox(node), {"m": data}, maxlen=INBOX_MAXLEN, approximate=True)
 
     async def stop(self) -> None:
         """Send what is queued (at most a second), stop the tasks, say the node is gone."""
@@ -208,6 +230,8 @@ class Relay:
             return
         for message in messages if isinstance(messages, list) else ():
             self.received += 1
+            if isinstance(message, list) and message[:1] == ["started"]:
+                self._lives.pop(str(message[1]), None)  # its next life is not a restart again
             try:
                 self.remote.receive(message)
             except Exception:
@@ -227,19 +251,26 @@ class Relay:
                 log.exception("checking the other nodes failed; trying again in ttl / 3")
 
     async def _check_origins(self) -> None:
-        """Drop the members of nodes that are gone."""
+        """Drop the members of nodes that are gone, or that started again since the last
+        check (a process's liveness key holds an id of its own: a node killed and started
+        again within the ttl never lets its key expire, but its connections are gone)."""
         assert self.remote is not None
         origins = sorted(self.remote.origins())
+        self._lives = {node: life for node, life in self._lives.items() if node in origins}
         if not origins:
             return
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for node in origins:
-                pipe.exists(self.alive_key(node))
-            answers = await pipe.execute()
-        for node, exists in zip(origins, answers, strict=True):
-            if not exists:
+        lives = await self.redis.mget([self.alive_key(node) for node in origins])
+        for node, life in zip(origins, lives, strict=True):
+            known = self._lives.get(node)
+            if life is None:
                 log.info("node %s is gone: its players' seats here are held for them", node)
-                self.remote.origin_lost(node)
+            elif known is not None and life != known:
+                log.info("node %s started again: its players' seats here are held for them", node)
+            else:
+                self._lives[node] = life
+                continue
+            self._lives.pop(node, None)
+            self.remote.origin_lost(node)
 
     async def _check_owners(self) -> None:
         """Close the replicas of rooms whose owner no longer holds their lease."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from gamehall.hall.replica import ReplicaRoom
 from gamehall.hall.room import Room
 from gamehall.protocols._core import CloseReason, Delivery, HallError, Listener
-from gamehall.rules._core import JSON, RuleError
+from gamehall.rules._core import JSON, RuleError, Seat
 
 if TYPE_CHECKING:
     from gamehall.hall.cross_node import Message, NodePort, PendingInputs
@@ -75,7 +76,9 @@ class FollowerSide:
         self.port = port
         self.holds = holds
         self.replicas: dict[str, ReplicaRoom] = {}
-        self._ids = itertools.count(1)
+        # a process started again under this node id numbers on from where the last one
+        # stopped (as owners remember the last id they applied per node): from the wall clock
+        self._ids = itertools.count(time.time_ns() // 1000)
         self._pending: dict[int, _Pending] = {}
 
     # ---------------------------------------------------------------- replicas and their inputs
@@ -117,6 +120,12 @@ class FollowerSide:
         self.port.send(owner, ["follow", room_id, self.port.node_id])
         log.info("room %s (owned by %s): following it from here", room_id, owner)
         return replica
+
+    def owner_says_away(self, room_id: str) -> frozenset[Seat]:
+        """The seats the room's owner holds for players whose connection is gone, as it last
+        published them in the shared directory (:meth:`ReplicaRoom.info`)."""
+        published = self.hall.remote.get(room_id) if self.hall.remote is not None else None
+        return published.away if published is not None else frozenset()
 
     def forward(
         self, replica: ReplicaRoom, op: str, name: str, args: list[Any], listener: Listener | None

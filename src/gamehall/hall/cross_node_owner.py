@@ -24,6 +24,7 @@ import logging
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from gamehall.hall.recovery import hold_for_owner
 from gamehall.hall.room import Room
 from gamehall.protocols._core import CloseReason, Delivery, HallError
 from gamehall.rules._core import Event, RuleError
@@ -212,13 +213,19 @@ class OwnerSide:
     # ---------------------------------------------------------------- nodes that come and go
 
     def origin_lost(self, origin: str) -> None:
-        """Node ``origin`` is gone: its members' connections went with it (a drop each)."""
+        """Node ``origin`` is gone: its members' connections went with it (a drop each). The
+        seats they hold are held here for them, their names with them, as after a restart:
+        they come back through any node and retake them (docs/recovery.md). The next
+        process under that id numbers its inputs anew."""
+        self._applied.pop(origin, None)
         for key in [k for k in self._members if k[0] == origin]:
             listener = self._members.pop(key)
             room = self.hall.directory.get(key[1])
             member = room.member(listener.name) if room is not None else None
             if room is not None and member is not None and member.listener is listener:
                 room.drop(listener.name)
+                if member.seat is not None and member.bot is None and not room.closed:
+                    hold_for_owner(self.hall, room, listener.name)
         for room_id in [r for r, nodes in self._followers.items() if origin in nodes]:
             self.on_unfollow(room_id, origin)
         self.hall.outbox.poke()

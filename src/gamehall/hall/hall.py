@@ -75,30 +75,27 @@ def token_matches(token: str, stored: str) -> bool:
     return hmac.compare_digest(hash_token(token), stored)
 
 
+HELD_TEXT = (
+    "That name is in use: its seat is being held for a player who lost the connection. "
+    "If it is yours, come back the way you played (the same browser keeps your session) to "
+    "take the seat back, or wait until the seat is released."
+)
+"""Why a name whose seats wait for their player is refused to a login that cannot take them."""
+
+
 def held_name_error(user: User) -> HallError:
     """``name_in_use`` for a name whose connection is gone but whose seats are held: say so,
     so that whoever closed the browser knows the seat is waiting for them (``held`` detail)."""
-    return HallError(
-        "name_in_use",
-        "That name is in use: its seat is being held for a player who lost the connection. "
-        "If it is yours, come back the way you played (the same browser keeps your session) to "
-        "take the seat back, or wait until the seat is released.",
-        held=True,
-        rooms=sorted(user.rooms),
-    )
+    return HallError("name_in_use", HELD_TEXT, held=True, rooms=sorted(user.rooms))
 
 
 def elsewhere_name_error(holder: Holder) -> HallError:
     """``name_in_use`` for a name another node has (several nodes): online there, or holding
-    seats there for a player who lost the connection (``held`` detail, as here)."""
+    seats there for a player who lost the connection and who may come back through any node
+    the way they played (``held`` detail, as for seats held here)."""
     if holder.online:
         return HallError("name_in_use", "That name is in use.")
-    return HallError(
-        "name_in_use",
-        "That name is in use: its seat is being held on another server of this hall for a player "
-        "who lost the connection. Wait until the seat is released.",
-        held=True,
-    )
+    return HallError("name_in_use", HELD_TEXT, held=True)
 
 
 RESTORED = "restored"
@@ -245,7 +242,7 @@ class Hall:
         check_name(name)
         holder = self.presence.holder(name) if self.presence is not None else None
         if holder is not None:
-            raise elsewhere_name_error(holder)
+            return self._come_back_from_elsewhere(holder, listener, protocol, token, resume_without_token)
         user = self._users.get(name.lower())
         if user is not None:
             token_ok = token is not None and token_matches(token, user.token_hash)
@@ -266,10 +263,57 @@ class Hall:
             user.token_hash = hash_token(new_token)
             self._claim(user)
             return Session(self, user, new_token, listener)
+        if self._seated_on_a_lost_node(name):
+            raise HallError("name_in_use", HELD_TEXT, held=True)
         new_token = secrets.token_urlsafe(18)
         user = User(name, hash_token(new_token), protocol, listener)
         self._users[name.lower()] = user
         self._claim(user)
+        return Session(self, user, new_token, listener)
+
+    def _seated_on_a_lost_node(self, name: str) -> bool:
+        """Whether ``name``, which no node holds, still sits at a running room of another node
+        (several nodes): that room's node died, its names went with it, and the node that
+        adopts the room will hold the name for its player in a moment. Letting a stranger
+        have the name meanwhile would seat the returning player anew instead."""
+        if self.remote is None:
+            return False
+        return any(not info.finished for info in self.remote.seated(name))
+
+    def _come_back_from_elsewhere(
+        self,
+        holder: Holder,
+        listener: Listener,
+        protocol: str,
+        token: str | None,
+        resume_without_token: bool,
+    ) -> Session:
+        """A login for a name another node has (several nodes). Online there: refused.
+        Holding seats there for a player who lost the connection: the player may come back
+        through this node, by the same rules as to the node holding the seats (their resume
+        token, or their own protocol where it has no authentication: docs/recovery.md). The
+        name is taken over hall-wide and the rooms holding their seats become theirs here;
+        their dialogue retakes the seats as after a restart, through cross-node play.
+
+        Raises:
+            HallError: ``name_in_use`` (with ``held`` when the seats wait for someone else).
+        """
+        token_ok = token is not None and bool(holder.token_hash) and token_matches(token, holder.token_hash)
+        if holder.online or not (token_ok or resume_without_token):
+            raise elsewhere_name_error(holder)
+        if not token_ok and holder.protocol not in (protocol, RESTORED):
+            raise HallError("name_in_use", "That name is in use.")
+        user = self._users.get(holder.display.lower())
+        new_token = token if token_ok and token is not None else secrets.token_urlsafe(18)
+        if user is None:
+            user = User(holder.display, hash_token(new_token), protocol, listener)
+            self._users[user.name.lower()] = user
+        else:  # seats held here too (rare): the same person
+            user.listener, user.protocol, user.token_hash = listener, protocol, hash_token(new_token)
+        for info in self.seats_of(user.name):
+            if not info.finished:
+                user.enter(info.room_id)
+        self._claim(user, take_over=True)
         return Session(self, user, new_token, listener)
 
     def rooms(self, game: str | None = None) -> list[RoomInfo]:
@@ -600,11 +644,18 @@ class Hall:
             if self.presence is not None:
                 self.presence.release(key)
 
-    def _claim(self, user: User) -> None:
+    def _claim(self, user: User, *, take_over: bool = False) -> None:
         """On a node of several: tell the other nodes this node has ``user`` (online or
-        holding seats), so their logins refuse the name (:mod:`gamehall.hall.presence`)."""
+        holding seats), so their logins refuse the name, or let its owner come back through
+        them (:mod:`gamehall.hall.presence`; ``take_over``: see :meth:`Presence.claim`)."""
         if self.presence is not None:
-            self.presence.claim(user.name, online=user.listener is not None)
+            self.presence.claim(
+                user.name,
+                online=user.listener is not None,
+                protocol=user.protocol,
+                token_hash=user.token_hash,
+                take_over=take_over,
+            )
 
     def name_lost(self, name: str) -> None:
         """Another node let ``name`` in first (both nodes accepted a login at the same

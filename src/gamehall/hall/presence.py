@@ -34,6 +34,12 @@ class Holder(NamedTuple):
     """Whether its user has a connection there (else it only holds seats)."""
     display: str
     """The name as its user spelled it."""
+    protocol: str = ""
+    """The protocol its user last logged in over: a held seat is retaken over that one
+    only, unless a resume token proves the owner (the crash-recovery rules, docs/recovery.md)."""
+    token_hash: str = ""
+    """The digest of its user's resume token (``""``: none known), so that a browser coming
+    back to another node can prove it is the owner of the held seats."""
 
 
 class Invitation(NamedTuple):
@@ -73,10 +79,18 @@ class Presence(Protocol):
         Local and immediate: answered from the copy kept current by the shared store."""
         ...
 
-    def claim(self, name: str, *, online: bool) -> None:
-        """This node has a user ``name`` (spelled as shown), online or holding seats: claim
-        it hall-wide (in the background; a lost claim is reported to ``name_lost``). Cheap
-        when nothing changed since the last claim."""
+    def claim(
+        self, name: str, *, online: bool, protocol: str = "", token_hash: str = "", take_over: bool = False
+    ) -> None:
+        """This node has a user ``name`` (spelled as shown), online or holding seats, last
+        logged in over ``protocol`` with the resume token of digest ``token_hash``: claim it
+        hall-wide (in the background; a lost claim is reported to ``name_lost``). Cheap when
+        nothing changed since the last claim.
+
+        ``take_over``: the player whose seats another node holds for them (offline there)
+        came back here; the claim takes the name from that node unless its user came back
+        there meanwhile (then this claim is lost). The other node keeps the seats; the player
+        retakes them from here, through cross-node play."""
         ...
 
     def release(self, name: str) -> None:

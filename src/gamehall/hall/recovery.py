@@ -26,7 +26,6 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from gamehall.hall.lifecycle import SeatStatus
 from gamehall.protocols._core import HallError, HeldSeat
 from gamehall.rules._core import JSON, Action, ForfeitReason, Seat, Timer
 
@@ -178,21 +177,11 @@ def restore_room(hall: Hall, record: RoomRecord) -> Room:
     """One room back: replayed, its human seats held for their owners (token digest and
     protocol from the meta), its bots seated again, its timers re-armed."""
     room = hall.add_restored_room(record)
-    tokens = record.meta.get("tokens")
-    owners = record.meta.get("owners")
     bots = bot_seats(record.meta)
     for seat, seat_name in room.state.seat_names().items():
         if seat in bots and bots[seat][0].lower() == seat_name.lower():
             continue  # a bot plays it: seated again below, no user of its own
-        key = seat_name.lower()
-        token_hash = tokens.get(key) if isinstance(tokens, dict) else None
-        protocol = owners.get(key) if isinstance(owners, dict) else None
-        hall.restored_owner(
-            seat_name,
-            room.room_id,
-            token_hash if isinstance(token_hash, str) else None,
-            protocol if isinstance(protocol, str) else None,
-        )
+        hold_for_owner(hall, room, seat_name)
     room.resume_after_restart()
     for seat, (bot_name, policy) in sorted(bots.items()):
         member = room.member(bot_name)
@@ -208,6 +197,22 @@ def restore_room(hall: Hall, record: RoomRecord) -> Room:
 # ------------------------------------------------------------------------------ owners
 
 
+def hold_for_owner(hall: Hall, room: Room, name: str) -> None:
+    """``name``'s seat in ``room`` waits for its owner, who has no connection to this hall (a
+    restart, or the node they were connected through died): the hall holds the name for them
+    with the token digest and protocol the room's meta recorded, so that only they retake it."""
+    key = name.lower()
+    tokens, owners = room.meta.get("tokens"), room.meta.get("owners")
+    token_hash = tokens.get(key) if isinstance(tokens, dict) else None
+    protocol = owners.get(key) if isinstance(owners, dict) else None
+    hall.restored_owner(
+        name,
+        room.room_id,
+        token_hash if isinstance(token_hash, str) else None,
+        protocol if isinstance(protocol, str) else None,
+    )
+
+
 def held_seats(hall: Hall, user: User, game: str | None) -> list[HeldSeat]:
     """The seats ``user`` holds in running rooms (of ``game`` if given), oldest room first:
     seats held for their grace (``away``) and seats attached to a live session. A seat a bot
@@ -219,7 +224,7 @@ def held_seats(hall: Hall, user: User, game: str | None) -> list[HeldSeat]:
         if room is None or member is None or member.seat is None or member.bot is not None:
             continue
         if game is None or room.game_type.game_id == game:
-            away = member.status is SeatStatus.AWAY
+            away = member.seat in room.info().away  # a replica's: as its owner published them
             held.append(HeldSeat(room_id, room.game_type.game_id, member.seat, away, room.created_seq))
     return sorted(held, key=lambda h: h.created_seq)
 

@@ -151,15 +151,21 @@ class ReplicaRoom(Room):
     def info(self) -> RoomInfo:
         """The room as the lobby shows it, with the seats this node's players took and the
         owner has not confirmed yet: a dialogue's own answer to a join (AAH's ``CLNF``, the
-        table's nicks) lists its player, as it would on the owner."""
+        table's nicks) lists its player, as it would on the owner.
+
+        Its away seats are the owner's, as last published in the shared directory: whether a
+        player's connection is gone is known only where it was, and the owner holds those
+        seats (a player coming back through this node looks here for the seat to retake).
+        A seat whose player is connected here is never away."""
         info = super().info()
         taken = info.seats
-        pending = {
-            m.seat: m.name
-            for m in self.members.values()
-            if m.seat is not None and m.listener is not None and m.seat not in taken
-        }
-        return dataclasses.replace(info, seats={**taken, **pending}) if pending else info
+        members = self.members.values()
+        here = {m.seat: m.name for m in members if m.seat is not None and m.listener is not None}
+        pending = {seat: name for seat, name in here.items() if seat not in taken}
+        away = self.remote.owner_says_away(self.room_id) - here.keys()
+        if not pending and away == info.away:
+            return info
+        return dataclasses.replace(info, seats={**taken, **pending}, away=away)
 
     def timers(self) -> list[tuple[str, float]]:
         """The game's timers as the owner runs them: each one's deadline taken when this
