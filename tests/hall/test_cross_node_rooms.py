@@ -403,3 +403,24 @@ def test_when_this_node_adopts_the_room_its_players_move_to_it_without_noticing(
     b.flush()
     assert adopted.state.total == 5 and bob_hears.events(Added)[-1].total == 5
     assert not bob_hears.ended_calls
+
+
+def test_a_player_on_another_node_who_drops_from_a_waiting_table_is_let_go_as_on_one_node() -> None:
+    """A dropped connection at a table that has not started releases the seat (nothing is held
+    for it), so the player's node forgets the room and, with nothing held, the user: the name
+    is free again and a new login does not find itself back in the room as a spectator. Node
+    b once kept the room in the user's rooms, holding the name hall-wide for a seat nobody
+    held, and a reload came back watching the table."""
+    a, b, loop, _store, _clock = two_nodes()
+    room_id, _alice, _alice_hears = room_on_a(a, loop, seats=3)
+    bob = b.login("bob", RecordingListener(), protocol="test")
+    bob.join(room_id)
+    pump(loop)
+
+    bob.logout(dropped=True)
+    pump(loop)
+
+    assert a.room(room_id).member("bob") is None  # the owner released the seat (not started)
+    assert b.user("bob") is None
+    again = b.login("bob", RecordingListener(), protocol="test")
+    assert again.my_rooms() == []
