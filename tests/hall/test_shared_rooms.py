@@ -118,6 +118,23 @@ def test_a_name_seated_at_a_room_of_a_dead_node_waits_for_the_adoption() -> None
     assert hall.login("Zed", RecordingListener(), protocol="test").name == "Zed"
 
 
+def test_the_running_rooms_of_a_dead_node_hold_their_names_until_adopted() -> None:
+    """A node found dead: its rooms leave the lobby at once, but its running room waits
+    aside, and its player's name with it, until a node adopts it (publishes it again)."""
+    shared = FakeSharedRooms()
+    hall, _clock = node_hall(shared)
+    running = elsewhere("toy-dead-2", "toy", seats={0: "yul"}, created_seq=2)
+    shared.remote.put("dead", running)
+    assert shared.remote.drop_node("dead") == ["toy-dead-2"]
+    assert hall.rooms() == []
+    with pytest.raises(HallError) as error:
+        hall.login("yul", RecordingListener(), protocol="test")
+    assert error.value.detail.get("held") is True
+    shared.remote.put("heir", running)  # adopted
+    shared.remote.remove("toy-dead-2", "heir")  # and finished there
+    assert hall.login("yul", RecordingListener(), protocol="test").name == "yul"
+
+
 def test_a_node_publishes_its_rooms_once_per_turn_and_adopting_one_takes_it_out_of_the_copy() -> None:
     shared = FakeSharedRooms()
     hall, clock = node_hall(shared)

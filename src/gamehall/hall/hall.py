@@ -278,7 +278,7 @@ class Hall:
         have the name meanwhile would seat the returning player anew instead."""
         if self.remote is None:
             return False
-        return any(not info.finished for info in self.remote.seated(name))
+        return self.remote.orphan_seats(name) or any(not info.finished for info in self.remote.seated(name))
 
     def _come_back_from_elsewhere(
         self,
