@@ -303,12 +303,17 @@ class FollowerSide:
         and the calls queued behind it are let go."""
         self._answered(input_id)
 
-    def on_sync(self, room_id: str, log_n: int, seq: int, meta: dict[str, JSON]) -> None:
+    def on_sync(
+        self, room_id: str, log_n: int, seq: int, meta: dict[str, JSON], recent: list[dict[str, JSON]]
+    ) -> None:
         """The owner's answer to ``follow``: what it committed between this replica's build
-        and its first step is read from the store, so the steps that follow continue it."""
+        and its first step is read from the store, so the steps that follow continue it; the
+        room's recent chat there becomes this node's, for its joiners (unless lines came in
+        meanwhile: from then on this node hears every line as an event)."""
         replica = self.replicas.get(room_id)
         if replica is None:
             return
+        self.hall.chat_memory.room_knew(room_id, recent)
         if replica._log_n < log_n:
             self.catch_up(replica, log_n)
         replica._seq = seq
