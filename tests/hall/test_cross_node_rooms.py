@@ -403,3 +403,46 @@ def test_when_this_node_adopts_the_room_its_players_move_to_it_without_noticing(
     b.flush()
     assert adopted.state.total == 5 and bob_hears.events(Added)[-1].total == 5
     assert not bob_hears.ended_calls
+
+
+def test_a_player_on_another_node_who_drops_from_a_waiting_table_is_let_go_as_on_one_node() -> None:
+    """A dropped connection at a table that has not started releases the seat (nothing is held
+    for it), so the player's node forgets the room and, with nothing held, the user: the name
+    is free again and a new login does not find itself back in the room as a spectator. Node
+    b once kept the room in the user's rooms, holding the name hall-wide for a seat nobody
+    held, and a reload came back watching the table."""
+    a, b, loop, _store, _clock = two_nodes()
+    room_id, _alice, _alice_hears = room_on_a(a, loop, seats=3)
+    bob = b.login("bob", RecordingListener(), protocol="test")
+    bob.join(room_id)
+    pump(loop)
+
+    bob.logout(dropped=True)
+    pump(loop)
+
+    assert a.room(room_id).member("bob") is None  # the owner released the seat (not started)
+    assert b.user("bob") is None
+    again = b.login("bob", RecordingListener(), protocol="test")
+    assert again.my_rooms() == []
+
+
+def test_room_chat_is_remembered_on_both_nodes_whoever_said_it() -> None:
+    """A player who joins (or reloads) on either node sees the room's recent chat: the owner
+    hands its lines to a new follower, and each node remembers every line as it hears it,
+    once, wherever it was typed."""
+    a, b, loop, _store, _clock = two_nodes()
+    room_id, alice, _alice_hears = room_on_a(a, loop, target=60)
+    alice.chat(room_id, "hello from a")
+    pump(loop)
+    bob = b.login("bob", RecordingListener(), protocol="test")
+    bob.join(room_id)
+    pump(loop)
+    assert [line["text"] for line in b.recent_chat(room_id)] == ["hello from a"]
+    bob.chat(room_id, "hello from b")
+    pump(loop)
+    alice.chat(room_id, "bye")
+    pump(loop)
+    said = ["hello from a", "hello from b", "bye"]
+    assert [line["text"] for line in a.recent_chat(room_id)] == said
+    assert [line["text"] for line in b.recent_chat(room_id)] == said
+    assert [line["sender"] for line in b.recent_chat(room_id)] == ["alice", "bob", "alice"]

@@ -9,13 +9,14 @@ import re
 from collections.abc import Mapping
 
 import orjson
+import pytest
 from recording_listener import RecordingListener
 from shared_rooms_fake import FakeSharedRooms, elsewhere
 from toy_game import TOY
 
 from gamehall.hall import FakeClock, Hall
 from gamehall.hall.shared_rooms import RemoteRooms, info_from_json, info_to_json
-from gamehall.protocols._core import RoomInfo
+from gamehall.protocols._core import HallError, RoomInfo
 from gamehall.rules._core import JSON
 from gamehall.store.memory import MemoryStore
 
@@ -86,8 +87,8 @@ def test_every_lobby_query_of_a_node_includes_the_other_nodes_rooms_in_creation_
     older = elsewhere("toy-far-1", "toy", seats={0: "zed"}, created_seq=1)
     newer = elsewhere("toy-far-2", "toy", seats={0: "ann", 1: "yan"}, created_seq=10**18)
     shared.remote.put("far", older)
-    shared.remote.put("far", newer)
     ann = hall.login("ann", RecordingListener(), protocol="test")
+    shared.remote.put("far", newer)  # ann online here: another node's table seats her too
     mine = ann.create_room("toy").room_id
     ann.join(mine)
     assert re.fullmatch(r"toy-here-[0-9a-f]{8}", mine)
@@ -101,6 +102,37 @@ def test_every_lobby_query_of_a_node_includes_the_other_nodes_rooms_in_creation_
     shared.remote.remove("toy-far-1", "far")
     clock.run_due()
     assert watcher.pushes[-1] == ("closed", "toy-far-1") and hall.room_count() == 2
+
+
+def test_a_name_seated_at_a_room_of_a_dead_node_waits_for_the_adoption() -> None:
+    """Nobody holds zed's name (their node died and its names went), but the lobby still
+    lists the dead node's running room with zed seated: until a node adopts it and holds the
+    name for zed, a login as zed is refused with the held wording, not given a fresh user."""
+    shared = FakeSharedRooms()
+    hall, _clock = node_hall(shared)
+    shared.remote.put("dead", elsewhere("toy-dead-1", "toy", seats={0: "zed"}, created_seq=1))
+    with pytest.raises(HallError) as error:
+        hall.login("Zed", RecordingListener(), protocol="test")
+    assert error.value.code == "name_in_use" and error.value.detail.get("held") is True
+    shared.remote.remove("toy-dead-1", "dead")  # adopted (or finished) elsewhere
+    assert hall.login("Zed", RecordingListener(), protocol="test").name == "Zed"
+
+
+def test_the_running_rooms_of_a_dead_node_hold_their_names_until_adopted() -> None:
+    """A node found dead: its rooms leave the lobby at once, but its running room waits
+    aside, and its player's name with it, until a node adopts it (publishes it again)."""
+    shared = FakeSharedRooms()
+    hall, _clock = node_hall(shared)
+    running = elsewhere("toy-dead-2", "toy", seats={0: "yul"}, created_seq=2)
+    shared.remote.put("dead", running)
+    assert shared.remote.drop_node("dead") == ["toy-dead-2"]
+    assert hall.rooms() == []
+    with pytest.raises(HallError) as error:
+        hall.login("yul", RecordingListener(), protocol="test")
+    assert error.value.detail.get("held") is True
+    shared.remote.put("heir", running)  # adopted
+    shared.remote.remove("toy-dead-2", "heir")  # and finished there
+    assert hall.login("yul", RecordingListener(), protocol="test").name == "yul"
 
 
 def test_a_node_publishes_its_rooms_once_per_turn_and_adopting_one_takes_it_out_of_the_copy() -> None:

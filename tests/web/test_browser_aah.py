@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aah_browser import ACTIONABLE, enter_and_create_table, play_or_judge
 from browser_support import CHROMIUM, ServerThread, fresh_page, launched_chromium, serving
 
 pytestmark = pytest.mark.browser
@@ -50,32 +51,10 @@ def page(server: ServerThread, chromium: Any) -> Iterator[Any]:
         yield page
 
 
-def enter_and_create_table(page: Any, url: str, name: str, title: str) -> None:
-    """Log in from the name screen and create an AAH table with quick timings."""
-    page.goto(url)
-    page.get_by_test_id("name-input").fill(name)
-    page.get_by_test_id("login-button").click()
-    page.get_by_test_id("create-room").wait_for()
-    page.get_by_test_id("create-game").select_option("aah")
-    page.get_by_test_id("create-title").fill(title)
-    page.locator("details summary").click()
-    page.locator('[data-setting="round_gap"]').fill("1")
-    page.locator('[data-setting="aplimit"]').fill("2")
-    page.get_by_test_id("create-room").click()
-    page.get_by_test_id("aah-status").wait_for()
-
-
 def play_one_round(page: Any) -> str:
     """Pick (or, as the Card Czar, judge) until a round is won; return the banner text."""
-    page.wait_for_selector('[data-testid="hand-card"]:enabled, [data-testid="judge-button"]')
-    if page.get_by_test_id("judge-button").count() > 0:
-        page.get_by_test_id("judge-button").first.click()
-    else:
-        pick = int(page.get_by_test_id("black-pick").inner_text().split()[-1])
-        for index in range(pick):
-            page.get_by_test_id("hand-card").nth(index).click()
-        if pick > 1:
-            page.get_by_test_id("play-cards").click()
+    page.wait_for_selector(ACTIONABLE)
+    play_or_judge(page)
     banner = page.get_by_test_id("round-winner")
     banner.wait_for()
     return str(banner.inner_text())
@@ -163,19 +142,10 @@ def test_rounds_are_listed_the_next_round_notice_stays_out_of_chat_and_the_game_
     done = page.get_by_test_id("game-over")
     rounds = 0
     while done.count() == 0:
-        page.wait_for_selector(
-            '[data-testid="hand-card"]:enabled, [data-testid="judge-button"], [data-testid="game-over"]'
-        )
+        page.wait_for_selector(f'{ACTIONABLE}, [data-testid="game-over"]')
         if done.count():
             break
-        if page.get_by_test_id("judge-button").count() > 0:
-            page.get_by_test_id("judge-button").first.click()
-        else:
-            pick = int(page.get_by_test_id("black-pick").inner_text().split()[-1])
-            for index in range(pick):
-                page.get_by_test_id("hand-card").nth(index).click()
-            if pick > 1:
-                page.get_by_test_id("play-cards").click()
+        play_or_judge(page)
         page.wait_for_selector('[data-testid="round-winner"], [data-testid="game-over"]')
         rounds += 1
         if done.count() == 0:

@@ -100,6 +100,26 @@ def test_the_lobby_is_live_rooms_have_addresses_and_chat_survives_a_reload(
         expect(row).to_have_count(0)  # the empty room closed: gone from bob's lobby at once
 
 
+def test_a_player_who_joins_sees_what_was_said_before_and_their_own_arrival_after_it(
+    server: ServerThread, chromium: Any
+) -> None:
+    """The joiner's own ``SeatJoined`` reaches the page before ``joined`` (which carries the
+    room's recent chat): the page once dropped the chat then, as its log was not empty."""
+    with new_page(chromium) as ida, new_page(chromium) as jon:
+        enter(ida, server.web_url, "ida")
+        enter(jon, server.web_url, "jon")
+        room_id = create_aah_room(ida, "Said before")
+        ida.get_by_test_id("chat-input").fill("Deal me in, whoever comes.")
+        ida.get_by_test_id("chat-send").click()
+        expect(ida.get_by_test_id("chat-log")).to_contain_text("Deal me in")
+        jon.locator(f'[data-testid="room-row"][data-room="{room_id}"]').get_by_test_id("join-room").click()
+        jon.get_by_test_id("back-to-lobby").wait_for()
+        lines = jon.get_by_test_id("chat-log").locator("li")
+        expect(lines).to_have_text(["ida: Deal me in, whoever comes.", "jon sat down."], use_inner_text=True)
+        jon.get_by_test_id("leave-room").click()
+        ida.get_by_test_id("leave-room").click()
+
+
 def test_the_create_form_shows_grouped_player_settings_in_plain_words(
     server: ServerThread, chromium: Any
 ) -> None:

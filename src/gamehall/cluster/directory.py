@@ -27,7 +27,11 @@ out this node's own rooms. A lost subscription is made again, with a fresh read.
 listed room (one ``MGET``); the entries of a node whose key expired are deleted from the hash
 and the copy (one script call per dead node, which checks the key again). A room such a node
 owned comes back when another node adopts it (:mod:`gamehall.cluster.adoption`), which
-republishes it. At start a node deletes whatever entries its previous process left.
+republishes it; meanwhile every copy keeps its running rooms aside as orphans (the script's
+message says ``"dead": true``), so that the hall holds their players' names until then
+(:meth:`~gamehall.hall.shared_rooms.RemoteRooms.orphan_seats`, for at most
+:data:`ORPHAN_WAIT_TTLS` ttls). At start a node deletes whatever entries its previous process
+left.
 """
 
 from __future__ import annotations
@@ -87,13 +91,17 @@ for i = 1, #all, 2 do
   end
 end
 if #out > 0 then
-  redis.call('PUBLISH', ARGV[2], cjson.encode({node = ARGV[1], changes = out}))
+  redis.call('PUBLISH', ARGV[2], cjson.encode({node = ARGV[1], changes = out, dead = ARGV[3] ~= '1'}))
 end
 return #out / 2
 """
 """KEYS: the rooms hash, the node's liveness key; ARGV: node id, channel, ``'1'`` to forget
 even a live node (this node's own leftovers at start). Returns how many entries went, or -1
 when the node is alive after all (its key is back: nothing is forgotten)."""
+
+ORPHAN_WAIT_TTLS = 3.0
+"""How many lease ttls the running rooms of a dead node wait, aside from the lobby, for a node
+to adopt them (their players' names are held meanwhile: :meth:`RemoteRooms.orphan_seats`)."""
 
 RECEIVE_TIMEOUT_S = 1.0
 """How long one wait for a channel message lasts (the listening task checks for a stop
@@ -131,6 +139,7 @@ class SharedDirectory:
         self.rooms_key = f"{prefix}rooms"
         self.channel = f"{prefix}lobby"
         self._remote = RemoteRooms()
+        self._remote.orphan_wait_s = ORPHAN_WAIT_TTLS * ttl
         self._ttl_ms = max(1, round(ttl * 1000))
         self._publish = redis.register_script(_PUBLISH)
         self._forget = redis.register_script(_FORGET_NODE)
@@ -259,9 +268,12 @@ class SharedDirectory:
         except (orjson.JSONDecodeError, KeyError, TypeError) as exc:
             log.warning("room directory: unreadable message (%s)", exc)
             return
+        dead = message.get("dead") is True  # a dead node's rooms, not closed ones
         for at in range(0, len(changes) - 1, 2):
             room_id, value = str(changes[at]), changes[at + 1]
-            if value == "":
+            if value == "" and dead:
+                self._orphan(room_id, node)
+            elif value == "":
                 self._remote.remove(room_id, node)
             elif isinstance(value, str):
                 self._learn(value)
@@ -328,3 +340,8 @@ class SharedDirectory:
         dropped = self._remote.drop_node(node)
         log.info("node %s is gone: %d of its room(s) left the lobby (%d in Redis)", node, len(dropped), gone)
         return True
+
+    def _orphan(self, room_id: str, node: str) -> None:
+        """A dead node's room left the lobby: it waits aside for its adoption
+        (:meth:`RemoteRooms.orphan`)."""
+        self._remote.orphan(room_id, node)

@@ -29,6 +29,12 @@ class ChatMemory:
             lines = self._rooms[room_id] = deque(maxlen=self._lines)
         lines.append({"kind": "room", "sender": sender, "text": text, "at": at})
 
+    def room_knew(self, room_id: str, lines: list[dict[str, JSON]]) -> None:
+        """The room's recent lines as another node remembers them (it owns the room): taken
+        when nothing was said here yet."""
+        if lines and not self._rooms.get(room_id):
+            self._rooms[room_id] = deque((dict(line) for line in lines), maxlen=self._lines)
+
     def hall_said(self, sender: str | None, text: str, at: float) -> None:
         """A broadcast line (``sender``) or a server notice (``sender`` ``None``)."""
         kind = "notice" if sender is None else "broadcast"

@@ -216,7 +216,8 @@ class CrossNodePlay:
         elif kind == "ended":
             self.follower.on_ended(message[1], message[2], message[3], message[4])
         elif kind == "sync":
-            self.follower.on_sync(message[1], int(message[2]), int(message[3]), dict(message[4]))
+            recent = list(message[5]) if len(message) > 5 else []
+            self.follower.on_sync(message[1], int(message[2]), int(message[3]), dict(message[4]), recent)
         elif kind == "follow":
             self.owner.on_follow(message[1], message[2])
         elif kind == "unfollow":

@@ -303,12 +303,17 @@ class FollowerSide:
         and the calls queued behind it are let go."""
         self._answered(input_id)
 
-    def on_sync(self, room_id: str, log_n: int, seq: int, meta: dict[str, JSON]) -> None:
+    def on_sync(
+        self, room_id: str, log_n: int, seq: int, meta: dict[str, JSON], recent: list[dict[str, JSON]]
+    ) -> None:
         """The owner's answer to ``follow``: what it committed between this replica's build
-        and its first step is read from the store, so the steps that follow continue it."""
+        and its first step is read from the store, so the steps that follow continue it; the
+        room's recent chat there becomes this node's, for its joiners (unless lines came in
+        meanwhile: from then on this node hears every line as an event)."""
         replica = self.replicas.get(room_id)
         if replica is None:
             return
+        self.hall.chat_memory.room_knew(room_id, recent)
         if replica._log_n < log_n:
             self.catch_up(replica, log_n)
         replica._seq = seq
@@ -320,7 +325,23 @@ class FollowerSide:
         """One step of a followed room, in the owner's order (:meth:`ReplicaRoom.apply_step`)."""
         replica = self.replicas.get(room_id)
         if replica is not None and not replica.closed:
+            offline = [m.name for m in replica.members.values() if m.listener is None]
             replica.apply_step(step)
+            self._let_go(replica, [name for name in offline if replica.member(name) is None])
+
+    def _let_go(self, replica: ReplicaRoom, names: list[str]) -> None:
+        """The owner released the seats of ``names`` while they had no connection (a dropped
+        player at a table that had not started: nothing is held for them). A user of this
+        node among them forgets the room, as :meth:`Hall.logout` does at once for a local
+        room; with no room left the user is forgotten and the name freed hall-wide, instead
+        of staying taken for a seat nobody holds (and a new login with the user's token
+        coming back to watch the table)."""
+        for name in names:
+            user = self.hall.user(name)
+            if user is not None and user.listener is None and replica.room_id in user.rooms:
+                user.forget_room(replica.room_id)
+        if names:
+            self.hall.forget_idle_users()
 
     def on_ended(self, room_id: str, name: str, reason: str, text: str) -> None:
         """The owner told a member of this node ``ended`` (a kick, the engine releasing the

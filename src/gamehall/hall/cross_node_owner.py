@@ -89,7 +89,8 @@ class OwnerSide:
             return
         self._followers.setdefault(room_id, set()).add(origin)
         room.replicate = partial(self._replicate, room_id)
-        sync = ["sync", room_id, room._log_n, room.last_seq, dict(room.meta)]
+        recent = self.hall.chat_memory.recent(room_id)  # so the follower's joiners see it too
+        sync = ["sync", room_id, room._log_n, room.last_seq, dict(room.meta), recent]
         self.hall.outbox.send(room_id, partial(self.port.send, origin, sync))
 
     def on_unfollow(self, room_id: str, origin: str) -> None:
@@ -187,6 +188,7 @@ class OwnerSide:
             room.act(name, room.game_type.actions.decode(args[0]), seq=args[1])
         elif op == "chat":
             room.chat(name, str(args[0]))
+            self.hall.chat_memory.room_said(room.room_id, name, str(args[0]), self.hall.wall_time())
         elif op == "refused":
             room.refused(name, str(args[0]))
         elif op == "meta":

@@ -278,7 +278,7 @@ class Hall:
         have the name meanwhile would seat the returning player anew instead."""
         if self.remote is None:
             return False
-        return any(not info.finished for info in self.remote.seated(name))
+        return self.remote.orphan_seats(name) or any(not info.finished for info in self.remote.seated(name))
 
     def _come_back_from_elsewhere(
         self,
@@ -1049,7 +1049,8 @@ class Session:
             raise HallError("chat_disabled", "Chat is disabled on this server.")
         text = self._hall.check_chat(self._user, text)
         room.chat(self._user.name, text)
-        self._hall.chat_memory.room_said(room_id, self._user.name, text, self._hall.wall_time())
+        if self._hall._is_local(room_id):  # a replica's lines are remembered as they come back
+            self._hall.chat_memory.room_said(room_id, self._user.name, text, self._hall.wall_time())
 
     def whisper(self, to: str, text: str) -> None:
         self._check()

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from gamehall.hall.lifecycle import SeatStatus
 from gamehall.hall.room import Member, Room
-from gamehall.protocols._core import CloseReason, HallError, Listener, RoomInfo
+from gamehall.protocols._core import ChatSaid, CloseReason, HallError, Listener, RoomInfo
 from gamehall.rules._core import JSON, Action, Event, RuleError, Seat
 from gamehall.store.base import LogEntry
 
@@ -284,6 +284,10 @@ class ReplicaRoom(Room):
                 here,
             )
         self._seq = first_seq - 1
+        memory = self.remote.hall.chat_memory  # this node's joiners see what was said anywhere
+        for event in events:
+            if isinstance(event, ChatSaid) and event.scope == "room":
+                memory.room_said(self.room_id, event.sender, event.text, self._wall_time())
         self._publish(events)
         self._tell_view_watchers()
 

@@ -25,6 +25,7 @@ nodes merge into one creation order.
 from __future__ import annotations
 
 import logging
+import time
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Protocol
@@ -141,8 +142,14 @@ class RemoteRooms:
     """The rooms other nodes own, with the same indexes as the local directory (rooms per
     game, per seated name, per placement rule), so a lobby query costs what it returns.
 
-    Written by the shared directory (:meth:`put`, :meth:`remove`, :meth:`drop_node`), read by
-    the hall; each change is reported to :attr:`on_change` (the hall's lobby feed).
+    Written by the shared directory (:meth:`put`, :meth:`remove`, :meth:`drop_node`,
+    :meth:`orphan`), read by the hall; each change is reported to :attr:`on_change` (the
+    hall's lobby feed).
+
+    The running rooms of a node found dead leave the lobby at once but are kept aside as
+    *orphans* until a node adopts them (it publishes them again, or this node adds them) or
+    the directory gives up on them: meanwhile their players' names belong to nobody, and the
+    hall holds them for those players (:meth:`orphan_seats`).
     """
 
     def __init__(self) -> None:
@@ -159,11 +166,16 @@ class RemoteRooms:
         self._order: list[tuple[int, str]] = []  # (created_seq, room_id), sorted
         self._by_name: dict[str, set[str]] = {}
         self._rules: dict[tuple[str, RoomRule], list[tuple[int, str]]] = {}  # sorted like _order
+        self.orphan_wait_s = 30.0
+        """How long a dead node's running room waits aside for its adoption (set by the
+        shared directory from the lease ttl)."""
+        self._orphans: dict[str, tuple[RoomInfo, float]] = {}  # room id -> (view, until)
 
     # ---------------------------------------------------------------- writes
 
     def put(self, node: str, info: RoomInfo) -> None:
         """``node`` owns the room and shows it as ``info`` (new, or changed)."""
+        self._orphans.pop(info.room_id, None)
         if self.local(info.room_id):
             return
         old = self._rooms.get(info.room_id)
@@ -183,6 +195,8 @@ class RemoteRooms:
         """The room left the hall (or ``node``, which owned it, let it go: a room another node
         owns by now stays listed). ``quietly``: nobody is told (the room now lives on this
         node, whose own lobby feed announces it)."""
+        if quietly:
+            self._orphans.pop(room_id, None)
         if node is not None and self._node_of.get(room_id) != node:
             return
         info = self._rooms.pop(room_id, None)
@@ -194,11 +208,30 @@ class RemoteRooms:
             self._tell("closed", info)
 
     def drop_node(self, node: str) -> list[str]:
-        """Forget every room ``node`` owns (it died and nobody adopted them); their ids."""
+        """Forget every room ``node`` owns (it died and nobody adopted them yet); their ids.
+        The running ones are kept as orphans (class docstring)."""
         gone = [room_id for room_id, owner in self._node_of.items() if owner == node]
         for room_id in gone:
-            self.remove(room_id, node)
+            self.orphan(room_id, node)
         return gone
+
+    def orphan(self, room_id: str, node: str) -> None:
+        """The room's node died: it leaves the lobby, and, while its game runs, waits aside
+        for the node that adopts it (for :attr:`orphan_wait_s` at most)."""
+        info = self._rooms.get(room_id)
+        if info is not None and self._node_of.get(room_id) == node and not info.finished:
+            self._orphans[room_id] = (info, time.monotonic() + self.orphan_wait_s)
+        self.remove(room_id, node)
+
+    def orphan_seats(self, name: str) -> bool:
+        """Whether ``name`` (ignoring case) sits at a room waiting for adoption."""
+        now, key = time.monotonic(), name.casefold()
+        for room_id, (info, until) in list(self._orphans.items()):
+            if until <= now:
+                del self._orphans[room_id]  # nobody adopted it in time: the names are free
+            elif key in _names(info):
+                return True
+        return False
 
     def replace_all(self, entries: Mapping[str, tuple[str, RoomInfo]]) -> None:
         """Make the copy equal to ``entries`` (room id -> (node, view)), as after a full read:

@@ -444,13 +444,18 @@ function showPreparing() {
 function entered(msg) {
   if (msg.t === "spectating") sessionStorage.setItem(STORAGE_WATCHING, msg.room.id);
   const room = app.room(msg.room.id);
+  if (room.info === null) {
+    // First entry (joining, or a reload): the room's recent chat, shown once. The events of
+    // our own join (our SeatJoined) come before "joined" and are in the log already, so the
+    // history goes in front of them (lines are shown in the order of their numbers, so
+    // theirs are renumbered); a later "joined" (a reconnection) brings none again.
+    const ours = room.log.splice(0);
+    for (const line of msg.chat || []) app.addLog(room.log, chatLine(line));
+    for (const { n: _shownBefore, ...line } of ours) app.addLog(room.log, line);
+  }
   room.info = msg.room;
   room.seat = msg.seat;
   room.ended = null;
-  if (room.log.length === 0) {
-    // the room's recent chat (joining, or a reload): shown once, before anything new
-    for (const line of msg.chat || []) app.addLog(room.log, chatLine(line));
-  }
   if (state.current === null || state.screen !== "room") app.openRoom(msg.room.id);
   else render();
 }
