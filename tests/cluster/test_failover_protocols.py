@@ -15,9 +15,9 @@ a move and its commit. From the kill the relay holds what the bots send on their
 connections (to node ``a``) until node ``a`` has adopted the room
 (``test_a_game_goes_on_after_its_node_is_killed_mid_move``). A load balancer does not wait:
 ``test_players_back_before_the_adoption_retake_their_seats`` lets the logins through after
-the dead node's names and rooms left the hall but before the adoption, which a server defect
-gets wrong for four of the five protocols (marked xfail, strict; see its reason). The three
-slowest of those are ``soak``.
+the dead node's names and rooms left the hall but before the adoption; the hall must hold the
+names for the room meanwhile (docs/scale-out.md, "Failover and drain": before 84f69f9 the
+returning players got fresh logins there, and the adopted room's seats stayed empty).
 """
 
 from __future__ import annotations
@@ -62,26 +62,7 @@ async def test_a_game_goes_on_after_its_node_is_killed_mid_move(
     await _play(tmp_path, redis_space, database, protocol, early_returns=False)
 
 
-STRANDED = pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="server defect (hall/cluster, reported): between a dead node's names and rooms leaving "
-    "the hall and the room's adoption, Hall._seated_on_a_lost_node finds no seat (the shared "
-    "directory's copy dropped the room), so a returning player's login is a fresh one and the "
-    "adopted room's seats stay empty",
-)
-
-
-@pytest.mark.parametrize(
-    "protocol",
-    [
-        pytest.param("aah", marks=STRANDED),
-        "urserver",
-        pytest.param("cg", marks=[STRANDED, pytest.mark.soak]),
-        pytest.param("mrjack", marks=[STRANDED, pytest.mark.soak]),
-        pytest.param("jduplicate", marks=[STRANDED, pytest.mark.soak]),
-    ],
-)
+@pytest.mark.parametrize("protocol", ["aah", "cg", "urserver", "mrjack", "jduplicate"])
 async def test_players_back_before_the_adoption_retake_their_seats(
     tmp_path: Path, redis_space: RedisSpace, database: str, protocol: str
 ) -> None:
