@@ -14,15 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from kill_restart import NodeProcess, PausableProxy, entries_of, finished, first_room, joined
-from postgres_support import postgres_schema
+from kill_restart import NodeProcess, PausableProxy, entries_of, finished, first_room, joined, wind_down
 from redis_space import RedisSpace
 
-import gamehall
 from gamehall.bots.aah import AahWireBot
 from gamehall.bots.aah.wire import GAME_ENDED
 from gamehall.protocols.aah.codec import Frame
@@ -41,13 +37,6 @@ def node(tmp_path: Path, space: RedisSpace, node_id: str, db: str) -> NodeProces
         settings=SETTINGS,
         db=db,
     )
-
-
-@pytest.fixture
-def database(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setenv("PYTHONPATH", str(Path(gamehall.__file__).parents[1]))
-    with postgres_schema() as url:
-        yield url
 
 
 def bot(port: int, name: str, seed: int) -> AahWireBot:
@@ -79,10 +68,7 @@ async def test_players_on_two_nodes_play_one_aah_table_to_the_end(
         print(f"node a:\n{node_a.stderr()}\nnode b:\n{node_b.stderr()}")
         raise
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
+        await wind_down(tasks, servers=[node_a, node_b])
 
 
 async def test_a_cross_node_table_whose_owner_is_killed_finishes_on_the_other_node(
@@ -123,11 +109,7 @@ async def test_a_cross_node_table_whose_owner_is_killed_finishes_on_the_other_no
         print(f"node a:\n{node_a.stderr()}\nnode b:\n{node_b.stderr()}")
         raise
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await proxy.close()
-        await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
+        await wind_down(tasks, [proxy], [node_a, node_b])
 
 
 async def test_players_whose_node_died_come_back_through_it_and_retake_their_seats(
@@ -170,11 +152,7 @@ async def test_players_whose_node_died_come_back_through_it_and_retake_their_sea
         print(f"node a:\n{node_a.stderr()}\nnode b:\n{node_b.stderr()}")
         raise
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await proxy.close()
-        await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
+        await wind_down(tasks, [proxy], [node_a, node_b])
 
 
 HOSTILE_CHAT = "\x1b[31mred\x07 \u202eevil\r\nSMSGforged"
@@ -237,10 +215,7 @@ async def test_a_hostile_client_on_the_other_node_costs_the_table_nothing(
         print(f"node a:\n{node_a.stderr()}\nnode b:\n{node_b.stderr()}")
         raise
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
+        await wind_down(tasks, servers=[node_a, node_b])
 
 
 class WebClient:

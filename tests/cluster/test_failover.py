@@ -20,12 +20,10 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
-import pytest
 from kill_restart import (
     NodeProcess,
     PausableProxy,
@@ -34,11 +32,10 @@ from kill_restart import (
     finished,
     first_room,
     has_started,
+    wind_down,
 )
-from postgres_support import postgres_schema
 from redis_space import RedisSpace
 
-import gamehall
 from gamehall.bots.aah import AahWireBot
 from gamehall.store.base import RoomRecord
 
@@ -53,14 +50,6 @@ class Failover:
     adopted_s: float
     first_action_s: float
     record: RoomRecord
-
-
-@pytest.fixture
-def database(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    # the children run the gamehall under test, wherever this run imports it from
-    monkeypatch.setenv("PYTHONPATH", str(Path(gamehall.__file__).parents[1]))
-    with postgres_schema() as url:
-        yield url
 
 
 async def play_through_failover(tmp_path: Path, space: RedisSpace, db: str, *, drain: bool) -> Failover:
@@ -122,11 +111,7 @@ async def play_through_failover(tmp_path: Path, space: RedisSpace, db: str, *, d
         print(f"node a:\n{node_a.stderr()}\nnode b:\n{node_b.stderr()}")
         raise
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await proxy.close()
-        await asyncio.gather(asyncio.to_thread(node_a.stop), asyncio.to_thread(node_b.stop))
+        await wind_down(tasks, [proxy], [node_a, node_b])
 
 
 async def listed_by(node: ServerProcess, room_id: str, timeout: float = 10.0) -> None:

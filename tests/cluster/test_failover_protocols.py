@@ -22,26 +22,14 @@ returning players got fresh logins there, and the adopted room's seats stayed em
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from crash_tables import TABLES, check_outcome
 from node_failover import failover_game
-from postgres_support import postgres_schema
 from redis_space import RedisSpace
 
-import gamehall
-
 SEED = 21
-
-
-@pytest.fixture
-def database(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    # the children run the gamehall under test, wherever this run imports it from
-    monkeypatch.setenv("PYTHONPATH", str(Path(gamehall.__file__).parents[1]))
-    with postgres_schema() as url:
-        yield url
 
 
 async def _play(tmp_path: Path, space: RedisSpace, db: str, protocol: str, *, early_returns: bool) -> None:

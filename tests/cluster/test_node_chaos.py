@@ -20,15 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from kill_restart import NodeProcess, PausableProxy, entries_of, finished, has_started, joined
-from postgres_support import postgres_schema
+from kill_restart import NodeProcess, PausableProxy, entries_of, finished, has_started, joined, wind_down
 from redis_space import RedisSpace
 
-import gamehall
 from gamehall.bots.aah import AahWireBot
 from gamehall.store.base import RoomRecord
 
@@ -40,13 +37,6 @@ THINK_S = (0.3, 0.9)
 """Each bot's pause before it acts: a game lasts about a minute, long enough for every kill."""
 
 pytestmark = pytest.mark.soak
-
-
-@pytest.fixture
-def database(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setenv("PYTHONPATH", str(Path(gamehall.__file__).parents[1]))
-    with postgres_schema() as url:
-        yield url
 
 
 class Hall:
@@ -150,13 +140,7 @@ async def test_killing_either_node_in_turn_costs_no_game(
         print(hall.stderr())
         raise
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for proxy in proxies:
-            await proxy.close()
-        for node in hall.nodes.values():
-            await asyncio.to_thread(node.stop)
+        await wind_down(tasks, proxies, hall.nodes.values())
 
 
 async def all_finished(hall: Hall, rooms: list[str]) -> bool:

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 from kill_restart import NodeProcess
-from postgres_support import postgres_schema
 from redis_space import RedisSpace
 
-import gamehall
 from gamehall.bots.aah import AahWireBot
 from gamehall.protocols.aah import texts
 
@@ -67,13 +65,6 @@ class Browser:
                         del self.received[i]
                         return message
                 await self.next()
-
-
-@pytest.fixture
-def database(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setenv("PYTHONPATH", str(Path(gamehall.__file__).parents[1]))
-    with postgres_schema() as url:
-        yield url
 
 
 @pytest.fixture

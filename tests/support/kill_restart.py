@@ -223,6 +223,22 @@ class NodeProcess(ServerProcess):
         return [*super().command(), *self.node_args]
 
 
+async def wind_down(
+    tasks: Iterable[asyncio.Future[Any]],
+    proxies: Iterable[PausableProxy] = (),
+    servers: Iterable[ServerProcess] = (),
+) -> None:
+    """The end of a test against real servers, passed or failed: cancel its clients, close its
+    relays, then stop its servers (together: each stop may wait for a drain)."""
+    tasks = list(tasks)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for proxy in proxies:
+        await proxy.close()
+    await asyncio.gather(*(asyncio.to_thread(server.stop) for server in servers))
+
+
 def joined(record: RoomRecord) -> list[str]:
     """The names of a room's log's joins, in order."""
     return [str(e.data["name"]) for e in record.entries if e.kind == "join" and isinstance(e.data, dict)]
@@ -516,8 +532,4 @@ async def crash_game(
         print(f"server log (start {server.starts}):\n{server.stderr()}")
         raise
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await proxy.close()
-        await asyncio.to_thread(server.stop)
+        await wind_down(tasks, [proxy], [server])

@@ -36,6 +36,7 @@ from kill_restart import (
     first_room,
     has_started,
     kill_positions,
+    wind_down,
 )
 from redis_space import RedisSpace
 
@@ -217,8 +218,4 @@ async def failover_game(
             print(f"node {node_id(node)} log:\n{node.stderr()}")
         raise
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await proxy.close()
-        await asyncio.gather(*(asyncio.to_thread(node.stop) for node in nodes))
+        await wind_down(tasks, [proxy], nodes)
