@@ -21,6 +21,7 @@ from typing import Any
 
 from gamehall.bots.mrjack.policy import MrJackPolicy
 from gamehall.protocols.mrjack.terms import Atom, Command, Compound, Term, TList
+from gamehall.protocols.mrjack.texts import nick_taken
 from gamehall.rules._core import Action
 from gamehall.rules.mrjack.actions import BEWEGEN, FAEHIGKEIT, SKIP, Aktion, Aktiv, Fertig, Ziel
 from gamehall.rules.mrjack.board import (
@@ -48,9 +49,9 @@ def _atoms(term: Term) -> list[str]:
 
 
 UNKNOWN_PART = "?"
-NICK_TAKEN = "Nick ist schon vergeben"
-"""The start of the server's ``err`` for a nick in use (``texts.nick_taken``)."""
 """The Teilzug under way when a rejoin's catch-up shows only its ``moeglichkeiten``."""
+NICK_TAKEN = nick_taken("")
+"""The start of the server's ``err`` for a nick in use (the server's own text)."""
 
 
 @dataclass(slots=True)
