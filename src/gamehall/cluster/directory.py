@@ -272,7 +272,7 @@ class SharedDirectory:
         for at in range(0, len(changes) - 1, 2):
             room_id, value = str(changes[at]), changes[at + 1]
             if value == "" and dead:
-                self._orphan(room_id, node)
+                self._remote.orphan(room_id, node)  # waits aside for its adoption
             elif value == "":
                 self._remote.remove(room_id, node)
             elif isinstance(value, str):
@@ -340,8 +340,3 @@ class SharedDirectory:
         dropped = self._remote.drop_node(node)
         log.info("node %s is gone: %d of its room(s) left the lobby (%d in Redis)", node, len(dropped), gone)
         return True
-
-    def _orphan(self, room_id: str, node: str) -> None:
-        """A dead node's room left the lobby: it waits aside for its adoption
-        (:meth:`RemoteRooms.orphan`)."""
-        self._remote.orphan(room_id, node)

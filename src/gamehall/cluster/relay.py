@@ -21,7 +21,10 @@ nobody has for a while, the replica closes and its players reconnect
 more stop following their rooms (:meth:`CrossNodePlay.sweep`).
 
 Start: a node deletes its own inbox before it reads it: whatever was sent to an earlier
-process under the same id spoke of a past that process took with it.
+process under the same id spoke of a past that process took with it. Then it sends
+``["started", node_id]`` to every live node, before its listeners open: the relays there drop
+the members that earlier process had connected to their rooms (the relay's own message, never
+handed to cross-node play).
 """
 
 from __future__ import annotations
@@ -230,10 +233,11 @@ class Relay:
             return
         for message in messages if isinstance(messages, list) else ():
             self.received += 1
-            if isinstance(message, list) and message[:1] == ["started"]:
-                self._lives.pop(str(message[1]), None)  # its next life is not a restart again
             try:
-                self.remote.receive(message)
+                if isinstance(message, list) and message[:1] == ["started"]:
+                    self._origin_lost(str(message[1]))  # the relay's own message: see start()
+                else:
+                    self.remote.receive(message)
             except Exception:
                 log.exception("a message from another node failed: %r", message[:2])
 
@@ -269,8 +273,14 @@ class Relay:
             else:
                 self._lives[node] = life
                 continue
-            self._lives.pop(node, None)
-            self.remote.origin_lost(node)
+            self._origin_lost(node)
+
+    def _origin_lost(self, node: str) -> None:
+        """Node ``node``'s connections are gone (it died, or started again): the members it
+        connected to rooms owned here are dropped; its next life is not a restart again."""
+        assert self.remote is not None
+        self._lives.pop(node, None)
+        self.remote.origin_lost(node)
 
     async def _check_owners(self) -> None:
         """Close the replicas of rooms whose owner no longer holds their lease."""

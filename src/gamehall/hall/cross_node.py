@@ -133,8 +133,6 @@ class CrossNodePlay:
     ``done``      owner->follower  the input is applied and committed
     ``refused``   owner->follower  the input was refused (nothing changed)
     ``gone``      owner->follower  I do not own this room (any more): it moved
-    ``started``   node->every node I started (again): whoever sat at your rooms through my
-                                   previous process lost the connection (sent by the relay)
     ============  ===============  ==========================================================
     """
 
@@ -224,7 +222,5 @@ class CrossNodePlay:
             self.owner.on_unfollow(message[1], message[2])
         elif kind == "gone":
             self.follower.owner_gone(message[1])
-        elif kind == "started":
-            self.owner.origin_lost(message[1])
         else:
             log.warning("a message of unknown kind %r from another node", kind)

@@ -112,6 +112,32 @@ BotDriverHook = Callable[["Hall", BotSeat, str], Listener]
 (``gamehall.bots.hall_bots.drive_seat``); raises HallError for an unknown policy."""
 
 
+def seat_owner_proven(
+    token: str | None,
+    token_hash: str,
+    owner_protocol: str,
+    protocol: str,
+    resume_without_token: bool,
+    *,
+    held: Callable[[], HallError],
+) -> bool:
+    """The crash-recovery rule for a login to a name whose seats wait for their player
+    (docs/recovery.md, "Seats belong to their owner"): the resume token proves the owner; a
+    protocol without authentication (``resume_without_token``) may retake them only over the
+    owner's own protocol. Returns whether the token proved it.
+
+    Raises:
+        HallError: ``held()`` when neither may retake them; ``name_in_use`` for another
+            protocol.
+    """
+    token_ok = token is not None and bool(token_hash) and token_matches(token, token_hash)
+    if not (token_ok or resume_without_token):
+        raise held()
+    if not token_ok and owner_protocol not in (protocol, RESTORED):
+        raise HallError("name_in_use", "That name is in use.")
+    return token_ok
+
+
 @dataclass(slots=True)
 class User:
     """A person known to the hall by name. ``listener`` is their live connection, if any;
@@ -245,14 +271,15 @@ class Hall:
             return self._come_back_from_elsewhere(holder, listener, protocol, token, resume_without_token)
         user = self._users.get(name.lower())
         if user is not None:
-            token_ok = token is not None and token_matches(token, user.token_hash)
-            if user.listener is not None and not token_ok:
-                raise HallError("name_in_use", "That name is in use.")
-            if user.listener is None and not (token_ok or resume_without_token):
-                raise held_name_error(user)
-            if not token_ok and user.protocol not in (protocol, RESTORED):
-                # a held seat belongs to its owner: only their own protocol may retake it
-                raise HallError("name_in_use", "That name is in use.")
+            if user.listener is None:
+                token_ok = seat_owner_proven(
+                    token, user.token_hash, user.protocol, protocol, resume_without_token,
+                    held=partial(held_name_error, user),
+                )  # fmt: skip
+            else:
+                token_ok = token is not None and token_matches(token, user.token_hash)
+                if not token_ok:
+                    raise HallError("name_in_use", "That name is in use.")
             if user.listener is not None and user.listener is not listener:
                 old = user.listener
                 user.listener = None
@@ -298,11 +325,12 @@ class Hall:
         Raises:
             HallError: ``name_in_use`` (with ``held`` when the seats wait for someone else).
         """
-        token_ok = token is not None and bool(holder.token_hash) and token_matches(token, holder.token_hash)
-        if holder.online or not (token_ok or resume_without_token):
+        if holder.online:
             raise elsewhere_name_error(holder)
-        if not token_ok and holder.protocol not in (protocol, RESTORED):
-            raise HallError("name_in_use", "That name is in use.")
+        token_ok = seat_owner_proven(
+            token, holder.token_hash, holder.protocol, protocol, resume_without_token,
+            held=partial(elsewhere_name_error, holder),
+        )  # fmt: skip
         user = self._users.get(holder.display.lower())
         new_token = token if token_ok and token is not None else secrets.token_urlsafe(18)
         if user is None:
