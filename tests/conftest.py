@@ -17,3 +17,5 @@ for folder in sorted(
 ):
     if str(folder) not in sys.path:
         sys.path.append(str(folder))
+
+pytest_plugins = ["node_fixtures"]  # importable once the folders above are on sys.path

@@ -28,15 +28,7 @@ SETTINGS = ("aah.autostart_delay=1", "aah.round_gap=0.2", "aah.timeout=60", "aah
 
 
 def node(tmp_path: Path, space: RedisSpace, node_id: str, db: str) -> NodeProcess:
-    return NodeProcess(
-        tmp_path / node_id,
-        node_id=node_id,
-        redis_url=space.url,
-        prefix=space.prefix,
-        ttl=TTL,
-        settings=SETTINGS,
-        db=db,
-    )
+    return NodeProcess.in_hall(space, tmp_path, node_id, ttl=TTL, db=db, settings=SETTINGS)
 
 
 def bot(port: int, name: str, seed: int) -> AahWireBot:

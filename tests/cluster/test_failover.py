@@ -54,23 +54,8 @@ class Failover:
 
 async def play_through_failover(tmp_path: Path, space: RedisSpace, db: str, *, drain: bool) -> Failover:
     """One AAH game on node ``a`` that node ``b`` finishes after ``a`` is killed (or drained)."""
-    node_a = NodeProcess(
-        tmp_path / "a",
-        node_id="a",
-        redis_url=space.url,
-        prefix=space.prefix,
-        ttl=TTL,
-        settings=SETTINGS,
-        db=db,
-    )
-    node_b = NodeProcess(
-        tmp_path / "b",
-        node_id="b",
-        redis_url=space.url,
-        prefix=space.prefix,
-        ttl=TTL,
-        settings=SETTINGS,
-        db=db,
+    node_a, node_b = (
+        NodeProcess.in_hall(space, tmp_path, n, ttl=TTL, db=db, settings=SETTINGS) for n in "ab"
     )
     await asyncio.gather(asyncio.to_thread(node_a.start), asyncio.to_thread(node_b.start))
     upstream = {"node": node_a}

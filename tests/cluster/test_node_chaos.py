@@ -44,16 +44,7 @@ class Hall:
 
     def __init__(self, tmp_path: Path, space: RedisSpace, db: str) -> None:
         self.nodes = {
-            node_id: NodeProcess(
-                tmp_path / node_id,
-                node_id=node_id,
-                redis_url=space.url,
-                prefix=space.prefix,
-                ttl=TTL,
-                settings=SETTINGS,
-                db=db,
-            )
-            for node_id in ("a", "b")
+            n: NodeProcess.in_hall(space, tmp_path, n, ttl=TTL, db=db, settings=SETTINGS) for n in "ab"
         }
         self.up = dict.fromkeys(self.nodes, False)
 

@@ -72,15 +72,7 @@ async def nodes(
     tmp_path: Path, redis_space: RedisSpace, database: str
 ) -> AsyncIterator[dict[str, NodeProcess]]:
     started = {
-        node_id: NodeProcess(
-            tmp_path / node_id,
-            node_id=node_id,
-            redis_url=redis_space.url,
-            prefix=redis_space.prefix,
-            ttl=TTL,
-            db=database,
-        )
-        for node_id in "ab"
+        node_id: NodeProcess.in_hall(redis_space, tmp_path, node_id, ttl=TTL, db=database) for node_id in "ab"
     }
     await asyncio.gather(*(asyncio.to_thread(node.start) for node in started.values()))
     try:

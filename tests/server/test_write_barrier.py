@@ -8,7 +8,8 @@ barrier."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import pytest
@@ -31,19 +32,17 @@ from gamehall.server.tracker import ConnectionTracker
 from gamehall.server.websocket import serve_websocket
 
 
-async def test_the_hook_runs_before_the_write_and_its_deliveries_share_it() -> None:
-    dialogues: list[EchoDialogue] = []
-    flushes: list[int] = []
+@contextlib.asynccontextmanager
+async def echo_server(
+    dialogues: list[EchoDialogue], before_write: Callable[[Callable[[], None]], bool]
+) -> AsyncIterator[int]:
+    """An echo listener on a free port (yielded) whose connections pass ``before_write``;
+    each connection's dialogue is appended to ``dialogues``."""
 
     def make_dialogue(wire: Wire) -> EchoDialogue:
         dialogue = EchoDialogue(wire)
         dialogues.append(dialogue)
         return dialogue
-
-    def before_write(resume: Callable[[], None]) -> bool:  # stands in for Hall.write_barrier
-        flushes.append(len(flushes))
-        dialogues[0].wire.send(b"delivered\n")  # its flush delivers to the connection
-        return True  # everything committed
 
     metrics = ServerMetrics()
     metrics.add_protocol("echo")
@@ -53,7 +52,24 @@ async def test_the_hook_runs_before_the_write_and_its_deliveries_share_it() -> N
     )
     server = await start_tcp("echo", "127.0.0.1", 0, factory)
     try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", bound_port(server))
+        yield bound_port(server)
+    finally:
+        await tracker.drain(1.0)
+        server.close()
+        await server.wait_closed()
+
+
+async def test_the_hook_runs_before_the_write_and_its_deliveries_share_it() -> None:
+    dialogues: list[EchoDialogue] = []
+    flushes: list[int] = []
+
+    def before_write(resume: Callable[[], None]) -> bool:  # stands in for Hall.write_barrier
+        flushes.append(len(flushes))
+        dialogues[0].wire.send(b"delivered\n")  # its flush delivers to the connection
+        return True  # everything committed
+
+    async with echo_server(dialogues, before_write) as port:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(b"echo answer\n")
         await writer.drain()
         lines = [await asyncio.wait_for(reader.readline(), 5.0) for _ in range(2)]
@@ -61,10 +77,6 @@ async def test_the_hook_runs_before_the_write_and_its_deliveries_share_it() -> N
         assert flushes == [0]  # once: the delivery it made was written with the answer
         assert dialogues[0].wire.writes == 1  # type: ignore[attr-defined]
         writer.close()
-    finally:
-        await tracker.drain(1.0)
-        server.close()
-        await server.wait_closed()
 
 
 async def test_a_connection_the_held_barrier_delivered_to_writes_when_it_resumes() -> None:
@@ -75,11 +87,6 @@ async def test_a_connection_the_held_barrier_delivered_to_writes_when_it_resumes
     dialogues: list[EchoDialogue] = []
     resumes: list[Callable[[], None]] = []
 
-    def make_dialogue(wire: Wire) -> EchoDialogue:
-        dialogue = EchoDialogue(wire)
-        dialogues.append(dialogue)
-        return dialogue
-
     def before_write(resume: Callable[[], None]) -> bool:  # stands in for Hall.write_barrier
         if len(dialogues) < 2 or resumes:
             return True
@@ -87,16 +94,9 @@ async def test_a_connection_the_held_barrier_delivered_to_writes_when_it_resumes
         resumes.append(resume)
         return False  # a forwarded input still holds the barrier
 
-    metrics = ServerMetrics()
-    metrics.add_protocol("echo")
-    tracker = ConnectionTracker(0)
-    factory = connection_factory(
-        "echo", make_dialogue, ConnectionLimits(), metrics, tracker, before_write=before_write
-    )
-    server = await start_tcp("echo", "127.0.0.1", 0, factory)
-    try:
-        first = await asyncio.open_connection("127.0.0.1", bound_port(server))
-        second = await asyncio.open_connection("127.0.0.1", bound_port(server))
+    async with echo_server(dialogues, before_write) as port:
+        first = await asyncio.open_connection("127.0.0.1", port)
+        second = await asyncio.open_connection("127.0.0.1", port)
         while len(dialogues) < 2:
             await asyncio.sleep(0.01)
         first[1].write(b"echo answer\n")
@@ -110,10 +110,6 @@ async def test_a_connection_the_held_barrier_delivered_to_writes_when_it_resumes
         assert await asyncio.wait_for(second[0].readline(), 5.0) == b"delivered\n"
         first[1].close()
         second[1].close()
-    finally:
-        await tracker.drain(1.0)
-        server.close()
-        await server.wait_closed()
 
 
 # ------------------------------------------------------------ a real hall, a background store

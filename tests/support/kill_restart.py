@@ -37,13 +37,16 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 
 from gamehall.games import GAMES
 from gamehall.store import open_store
 from gamehall.store.base import LogEntry, RoomRecord, Store
+
+if TYPE_CHECKING:
+    from redis_space import RedisSpace
 
 LOOPBACK = "127.0.0.1"
 START_TIMEOUT_S = 30.0
@@ -218,6 +221,28 @@ class NodeProcess(ServerProcess):
         super().__init__(directory, settings, db)
         self.node_args = ["--redis", redis_url, "--redis-prefix", prefix]
         self.node_args += ["--node-id", node_id, "--lease-ttl", str(ttl)]
+
+    @classmethod
+    def in_hall(
+        cls,
+        space: RedisSpace,
+        directory: Path,
+        node_id: str,
+        *,
+        ttl: float,
+        db: str | None = None,
+        settings: Iterable[str] = (),
+    ) -> NodeProcess:
+        """Node ``node_id`` of the hall on this test's Redis prefix, in ``directory/node_id``."""
+        return cls(
+            directory / node_id,
+            node_id=node_id,
+            redis_url=space.url,
+            prefix=space.prefix,
+            ttl=ttl,
+            settings=settings,
+            db=db,
+        )
 
     def command(self) -> list[str]:
         return [*super().command(), *self.node_args]

@@ -193,10 +193,8 @@ async def failover_game(
         TimeoutError: node ``a`` did not adopt the room, or the game did not finish in time.
     """
     nodes = [
-        NodeProcess(directory / name, node_id=name, redis_url=space.url, prefix=space.prefix, ttl=TTL,
-                    settings=settings, db=db)
-        for name in ("b", "a")
-    ]  # fmt: skip
+        NodeProcess.in_hall(space, directory, name, ttl=TTL, db=db, settings=settings) for name in ("b", "a")
+    ]
     await asyncio.gather(*(asyncio.to_thread(node.start) for node in nodes))
     balancer = Balancer(nodes)
     proxy = PausableProxy(balancer.upstream(protocol))

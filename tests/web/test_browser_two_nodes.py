@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +29,7 @@ import pytest
 from aah_browser import ACTIONABLE, enter, enter_and_create_table, play_or_judge
 from browser_support import CHROMIUM, fresh_page, launched_chromium
 from kill_restart import NodeProcess, joined
-from postgres_support import postgres_schema
-from redis_space import RedisSpace, redis_space_for_test
-
-import gamehall
+from redis_space import RedisSpace
 
 pytestmark = pytest.mark.browser
 
@@ -49,33 +46,14 @@ expect = sync_api.expect
 
 
 @pytest.fixture
-async def redis_space() -> AsyncIterator[RedisSpace]:
-    """This test's prefix on the real Redis (as tests/cluster/conftest.py)."""
-    async with redis_space_for_test() as space:
-        yield space
-
-
-@pytest.fixture
-def database(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A fresh PostgreSQL schema; the nodes (child processes) import this gamehall."""
-    monkeypatch.setenv("PYTHONPATH", str(Path(gamehall.__file__).parents[1]))
-    with postgres_schema() as url:
-        yield url
-
-
-@pytest.fixture
 def nodes(
     tmp_path: Path, redis_space: RedisSpace, database: str
 ) -> Iterator[tuple[NodeProcess, NodeProcess]]:
     """Nodes ``a`` and ``b`` of one hall, started, and stopped afterwards (their logs go to
     the teardown's output, which pytest shows when the test failed)."""
     started = {
-        node_id: NodeProcess(
-            tmp_path / node_id, node_id=node_id, redis_url=redis_space.url, prefix=redis_space.prefix,
-            ttl=TTL, db=database,
-        )
-        for node_id in ("a", "b")
-    }  # fmt: skip
+        node_id: NodeProcess.in_hall(redis_space, tmp_path, node_id, ttl=TTL, db=database) for node_id in "ab"
+    }
     try:
         for node in started.values():
             node.start()

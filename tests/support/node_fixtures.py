@@ -1,5 +1,7 @@
-"""The cluster tests' fixtures: ``redis_space``, this test's prefix on the real Redis (see
-:mod:`redis_space`), and ``database``, a fresh schema on the real PostgreSQL for the nodes."""
+"""The fixtures of the tests that run a hall of several nodes (tests/cluster, the two-node
+browser test): ``redis_space``, this test's prefix on the real Redis (see :mod:`redis_space`),
+and ``database``, a fresh schema on the real PostgreSQL for the nodes. Loaded for the whole
+suite by tests/conftest.py."""
 
 from __future__ import annotations
 
